@@ -1,0 +1,101 @@
+package dev.dlock;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/**
+ * One hold of a distributed lock, owned by this object rather than by a thread.
+ *
+ * <p>A lease is valid from the moment its acquire returned until its validity deadline: the lease
+ * time measured on this JVM's monotonic clock from <em>before</em> the acquire was sent, less a
+ * drift allowance of 1% + 2 ms. A lease taken without an explicit lease time is renewed by the
+ * client's watchdog and its deadline moves forward with every renewal; one taken with an explicit
+ * lease time is never renewed and ends at its deadline.
+ *
+ * <p>Guard the protected resource with {@link #fencingToken()}: tokens of successive leases of one
+ * lock name strictly increase, so a resource that rejects a token lower than the last one it
+ * accepted cannot be written by a holder that was paused past its lease.
+ *
+ * <pre>{@code
+ * try (Lease lease = client.lock("invoice-42").acquire()) {
+ *     store.write(invoice, lease.fencingToken());
+ * }
+ * }</pre>
+ *
+ * <p>This interface's implementations are thread-safe: a lease may be released from any thread.
+ */
+public interface Lease extends AutoCloseable {
+
+    /**
+     * Returns the name of the lock this lease holds.
+     *
+     * @return the lock name
+     */
+    String lockName();
+
+    /**
+     * Returns this lease's fencing token, strictly greater than the token of every earlier lease of
+     * the same lock name.
+     *
+     * @return the fencing token
+     */
+    long fencingToken();
+
+    /**
+     * Returns how long this lease stays valid if it is not renewed, or {@link Duration#ZERO} once it
+     * was released or lost.
+     *
+     * @return the remaining validity, never negative
+     */
+    Duration remaining();
+
+    /**
+     * Tells whether this lease is still held: not released, not lost, and before its deadline.
+     *
+     * @return {@code true} while the lease is valid
+     */
+    boolean isValid();
+
+    /**
+     * Releases the lock if this lease still holds it; one Redis round trip. Waiters are woken.
+     *
+     * @throws LockLostException if the lease had been lost before the release (another owner's key
+     *     is left untouched); thrown once, later calls return quietly
+     * @throws LockConnectionException if Redis did not answer within the command timeout; the lock
+     *     then expires at the end of its lease time
+     * @throws LockServerException if Redis answered the release with an error
+     */
+    void release();
+
+    /**
+     * Releases the lease like {@link #release()}; calling it again, or after {@code release()}, does
+     * nothing.
+     *
+     * @throws LockLostException if the lease had been lost before it was closed
+     * @throws LockConnectionException if Redis did not answer within the command timeout
+     * @throws LockServerException if Redis answered the release with an error
+     */
+    @Override
+    void close();
+
+    /**
+     * Registers a listener that runs once when this lease is lost (not when it is released). If the
+     * lease is already lost, the listener runs at once on the calling thread. Listeners otherwise run
+     * on the client's timer thread and must not block.
+     *
+     * @param listener receives the loss, naming the lock and the reason
+     * @return this lease
+     * @throws NullPointerException if {@code listener} is null
+     */
+    Lease onLost(Consumer<? super LockLostException> listener);
+
+    /**
+     * Returns a future that completes with the loss when this lease is lost, and never completes if
+     * the lease is released normally. Each call returns a new future; completing it has no effect on
+     * the lease.
+     *
+     * @return a future of the loss
+     */
+    CompletableFuture<LockLostException> whenLost();
+}

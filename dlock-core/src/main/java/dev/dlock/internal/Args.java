@@ -1,0 +1,74 @@
+package dev.dlock.internal;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/** Argument checks that run before any I/O and name the offending argument. */
+final class Args {
+    /** Longest duration accepted anywhere: about 292 years overflows nanoseconds, so cap lower. */
+    static final Duration MAX_DURATION = Duration.ofDays(365L * 100);
+
+    private Args() {}
+
+    static String name(String name, int maxLength) {
+        if (name == null) {
+            throw new IllegalArgumentException("name must not be null");
+        }
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("name must not be blank");
+        }
+        if (name.length() > maxLength) {
+            throw new IllegalArgumentException(
+                    "name must be at most " + maxLength + " characters, was " + name.length());
+        }
+        return name;
+    }
+
+    static Duration positive(String argument, Duration value) {
+        if (value == null) {
+            throw new IllegalArgumentException(argument + " must not be null");
+        }
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(argument + " must be positive, was " + value);
+        }
+        return atMostMax(argument, value);
+    }
+
+    static Duration notNegative(String argument, Duration value) {
+        if (value == null) {
+            throw new IllegalArgumentException(argument + " must not be null");
+        }
+        if (value.isNegative()) {
+            throw new IllegalArgumentException(argument + " must not be negative, was " + value);
+        }
+        return atMostMax(argument, value);
+    }
+
+    static Duration notNegative(String argument, long time, TimeUnit unit) {
+        if (unit == null) {
+            throw new NullPointerException("unit");
+        }
+        if (time < 0) {
+            throw new IllegalArgumentException(argument + " must not be negative, was " + time + " " + unit);
+        }
+        long nanos = unit.toNanos(time);
+        if (nanos == Long.MAX_VALUE) {
+            throw new IllegalArgumentException(argument + " overflows: " + time + " " + unit);
+        }
+        return atMostMax(argument, Duration.ofNanos(nanos));
+    }
+
+    private static Duration atMostMax(String argument, Duration value) {
+        if (value.compareTo(MAX_DURATION) > 0) {
+            throw new IllegalArgumentException(argument + " must be at most 100 years, was " + value);
+        }
+        return value;
+    }
+
+    static String notBlank(String argument, String value) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(argument + " must not be null or blank");
+        }
+        return value;
+    }
+}

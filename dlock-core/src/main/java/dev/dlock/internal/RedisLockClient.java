@@ -1,0 +1,359 @@
+package dev.dlock.internal;
+
+import dev.dlock.DistributedLock;
+import dev.dlock.LockClient;
+import dev.dlock.LockConnectionException;
+import dev.dlock.LockException;
+import dev.dlock.LockServerException;
+import dev.dlock.spi.RedisReplyException;
+import dev.dlock.spi.Script;
+import dev.dlock.spi.Transport;
+import dev.dlock.spi.TransportConfig;
+import dev.dlock.spi.TransportFactory;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The client: one transport, one timer thread (watchdog and wait timeouts), one wait room, and the
+ * thread-owned holds of this JVM. Nothing per lock name is kept once a lock is neither held nor
+ * waited for.
+ */
+public final class RedisLockClient implements LockClient {
+    /** How long the fencing counter outlives the last acquire of its name; see docs/fencing.md. */
+    static final long FENCE_IDLE_MILLIS = TimeUnit.DAYS.toMillis(7);
+
+    private final Transport transport;
+    private final String maskedUri;
+    private final String clientId = UUID.randomUUID().toString();
+    private final long leaseMillis;
+    private final String keyPrefix;
+    private final Duration commandTimeout;
+    private final int maxNameLength;
+    private final Ticker ticker;
+    private final ScheduledExecutorService scheduler;
+    private final WaitRoom waitRoom;
+    private final Watchdog watchdog;
+    private final ConcurrentHashMap<String, ThreadHold> threadHolds = new ConcurrentHashMap<>();
+    private final AtomicLong leaseIds = new AtomicLong();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private RedisLockClient(
+            Transport transport,
+            String maskedUri,
+            long leaseMillis,
+            String keyPrefix,
+            Duration commandTimeout,
+            int maxNameLength,
+            Ticker ticker) {
+        this.transport = transport;
+        this.maskedUri = maskedUri;
+        this.leaseMillis = leaseMillis;
+        this.keyPrefix = keyPrefix;
+        this.commandTimeout = commandTimeout;
+        this.maxNameLength = maxNameLength;
+        this.ticker = ticker;
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "dlock-timer-" + clientId.substring(0, 8));
+            t.setDaemon(true);
+            return t;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+        this.scheduler = timer;
+        this.waitRoom = new WaitRoom(transport);
+        this.watchdog = new Watchdog(this);
+        long interval = Math.max(1, leaseMillis / 3);
+        scheduler.scheduleWithFixedDelay(this::watchdogTick, interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Validates the builder's options, then connects. Called by {@code LockClient.Builder}.
+     *
+     * @param redisUri the URI
+     * @param leaseTime the lease time of renewed leases
+     * @param keyPrefix the key prefix
+     * @param commandTimeout the command timeout
+     * @param clientName the connection name
+     * @param factory the transport, or null to discover one
+     * @param maxNameLength the longest lock name
+     * @return the connected client
+     */
+    public static LockClient create(
+            String redisUri,
+            Duration leaseTime,
+            String keyPrefix,
+            Duration commandTimeout,
+            String clientName,
+            TransportFactory factory,
+            int maxNameLength) {
+        String masked = checkUri(redisUri);
+        Duration lease = Args.positive("leaseTime", leaseTime);
+        if (lease.toMillis() < 100) {
+            throw new IllegalArgumentException("leaseTime must be at least 100 ms, was " + leaseTime);
+        }
+        Args.notBlank("keyPrefix", keyPrefix);
+        if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
+            throw new IllegalArgumentException("keyPrefix must not contain braces, was " + keyPrefix);
+        }
+        Duration timeout = Args.positive("commandTimeout", commandTimeout);
+        Args.notBlank("clientName", clientName);
+        if (clientName.chars().anyMatch(c -> c <= ' ')) {
+            throw new IllegalArgumentException("clientName must not contain spaces, was '" + clientName + "'");
+        }
+        TransportFactory chosen = factory != null ? factory : discover();
+        Transport transport = chosen.connect(new TransportConfig(redisUri, masked, timeout, clientName));
+        return new RedisLockClient(
+                transport, masked, lease.toMillis(), keyPrefix, timeout, maxNameLength, Ticker.SYSTEM);
+    }
+
+    private static TransportFactory discover() {
+        return ServiceLoader.load(TransportFactory.class, RedisLockClient.class.getClassLoader())
+                .findFirst()
+                .orElseThrow(() -> new LockException(
+                        "no dlock transport on the class path: add the dev.dlock:dlock-lettuce dependency"));
+    }
+
+    /** Checks the URI before any I/O and returns it with the password masked. */
+    static String checkUri(String redisUri) {
+        if (redisUri == null || redisUri.isBlank()) {
+            throw new IllegalArgumentException("redisUri must not be null or blank");
+        }
+        URI uri;
+        try {
+            uri = new URI(redisUri);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("redisUri is not a URI: " + e.getMessage(), e);
+        }
+        String scheme = uri.getScheme();
+        if (scheme == null || !(scheme.equals("redis") || scheme.equals("rediss") || scheme.equals("redis-sentinel"))) {
+            throw new IllegalArgumentException(
+                    "redisUri must start with redis://, rediss:// or redis-sentinel://, was " + mask(uri, redisUri));
+        }
+        if (uri.getHost() == null) {
+            throw new IllegalArgumentException("redisUri has no host: " + mask(uri, redisUri));
+        }
+        return mask(uri, redisUri);
+    }
+
+    private static String mask(URI uri, String raw) {
+        String userInfo = uri.getRawUserInfo();
+        if (userInfo == null) {
+            return raw;
+        }
+        int colon = userInfo.indexOf(':');
+        String maskedInfo = colon >= 0 ? userInfo.substring(0, colon) + ":***" : "***";
+        return raw.replace(userInfo + "@", maskedInfo + "@");
+    }
+
+    @Override
+    public DistributedLock lock(String name) {
+        Args.name(name, maxNameLength);
+        checkOpen();
+        return new RedisDistributedLock(this, LockKeys.of(keyPrefix, name));
+    }
+
+    @Override
+    public String clientId() {
+        return clientId;
+    }
+
+    @Override
+    public String redisUri() {
+        return maskedUri;
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        List<CompletableFuture<Boolean>> releases = new ArrayList<>();
+        for (RedisLease lease : new ArrayList<>(watchdog.leases())) {
+            if (lease.isHeld()) {
+                lease.markReleasedForClose();
+                releases.add(releaseAsync(lease));
+            }
+        }
+        threadHolds.clear();
+        try {
+            CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0]))
+                    .get(commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // Unreleased locks expire at the end of their lease time.
+        }
+        scheduler.shutdownNow();
+        transport.close();
+    }
+
+    void checkOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("the LockClient for " + maskedUri + " is closed");
+        }
+    }
+
+    // ---- collaborators' access -------------------------------------------------------------
+
+    Ticker ticker() {
+        return ticker;
+    }
+
+    ScheduledExecutorService scheduler() {
+        return scheduler;
+    }
+
+    WaitRoom waitRoom() {
+        return waitRoom;
+    }
+
+    long leaseMillis() {
+        return leaseMillis;
+    }
+
+    Duration commandTimeout() {
+        return commandTimeout;
+    }
+
+    int slot(String key) {
+        return transport.slot(key);
+    }
+
+    ConcurrentHashMap<String, ThreadHold> threadHolds() {
+        return threadHolds;
+    }
+
+    String newLeaseOwner() {
+        return clientId + ":lease-" + leaseIds.incrementAndGet();
+    }
+
+    String threadOwner(Thread thread) {
+        return clientId + ":thread-" + thread.getId();
+    }
+
+    CompletableFuture<Object> eval(Script script, String key, List<String> keys, List<String> args) {
+        try {
+            return transport.eval(script, keys, args);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    RedisLease newLease(LockKeys keys, String owner, long token, long leaseMillis, boolean renewed, long sentAt) {
+        RedisLease lease = new RedisLease(this, keys, owner, token, leaseMillis, renewed, ticker, sentAt);
+        watchdog.add(lease);
+        if (!renewed) {
+            long delay = lease.deadline() - ticker.nanos();
+            scheduler.schedule(
+                    () -> lease.markLost("its fixed lease time of " + leaseMillis + " ms ran out"),
+                    Math.max(0, delay),
+                    TimeUnit.NANOSECONDS);
+        }
+        if (closed.get()) {
+            lease.releaseQuietly(); // closed while the acquire was in flight
+        }
+        return lease;
+    }
+
+    void forget(RedisLease lease) {
+        watchdog.remove(lease);
+    }
+
+    CompletableFuture<Boolean> releaseAsync(RedisLease lease) {
+        LockKeys keys = lease.keys();
+        return eval(Scripts.RELEASE, keys.lock(), List.of(keys.lock()), List.of(lease.owner(), keys.channel()))
+                .thenApply(reply -> ((Long) reply) == 1L);
+    }
+
+    /** Releases in Redis, waiting for the answer; true if the lease still owned the lock. */
+    boolean releaseInRedis(RedisLease lease) {
+        return await(releaseAsync(lease), lease.keys().lock());
+    }
+
+    /** Waits for a command's reply, bounded by the command timeout, and translates failures. */
+    <T> T await(CompletableFuture<T> future, String key) {
+        try {
+            return future.get(commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockException("interrupted while waiting for Redis about " + key, e);
+        } catch (ExecutionException e) {
+            throw translate(e.getCause(), key);
+        } catch (TimeoutException e) {
+            throw new LockConnectionException(maskedUri, "no answer within " + commandTimeout + " about " + key, e);
+        }
+    }
+
+    /** Maps a transport failure to dlock's exceptions, naming the key. */
+    RuntimeException translate(Throwable error, String key) {
+        while (error instanceof CompletionException || error instanceof ExecutionException) {
+            if (error.getCause() == null) {
+                break;
+            }
+            error = error.getCause();
+        }
+        if (error instanceof CancellationException c) {
+            return c;
+        }
+        if (error instanceof RedisReplyException reply) {
+            String message = reply.getMessage() == null ? "" : reply.getMessage();
+            if (message.contains("WRONGTYPE")) {
+                return new LockServerException(
+                        key,
+                        "the lock key '" + key + "' holds a value of another type; nothing was changed (Redis: "
+                                + message + ")",
+                        reply);
+            }
+            if (message.startsWith("OOM") || message.contains(" OOM ")) {
+                return new LockServerException(
+                        key,
+                        "Redis is out of memory (maxmemory reached) and refused to write '" + key
+                                + "'; nothing was written (Redis: " + message + ")",
+                        reply);
+            }
+            return new LockServerException(key, "Redis refused the command on '" + key + "': " + message, reply);
+        }
+        if (error instanceof LockException e) {
+            return e;
+        }
+        if (error instanceof IllegalArgumentException e) {
+            return e;
+        }
+        return new LockConnectionException(maskedUri, "command on '" + key + "' failed: " + error, error);
+    }
+
+    private void watchdogTick() {
+        try {
+            watchdog.tick();
+        } catch (RuntimeException e) {
+            // The next round tries again; a lease that keeps failing is marked lost at its deadline.
+        }
+    }
+
+    /** The hold of one thread on one lock name through the Lock interface. */
+    static final class ThreadHold {
+        final Thread thread;
+        final RedisLease lease;
+        int count = 1; // only touched by the holding thread
+
+        ThreadHold(Thread thread, RedisLease lease) {
+            this.thread = thread;
+            this.lease = lease;
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.dlock.internal;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Renews every renewable lease of one client, in one script call per hash slot and batch of {@value
+ * #BATCH} leases, once per third of the lease time; and marks lost every lease whose deadline passed
+ * without a renewal (after a pause of this JVM, or while Redis did not answer). A lease is lost at
+ * the latest at its deadline, never later than Redis may let its key expire.
+ */
+final class Watchdog {
+    static final int BATCH = 1000;
+
+    private final RedisLockClient client;
+    private final Set<RedisLease> leases = ConcurrentHashMap.newKeySet();
+
+    Watchdog(RedisLockClient client) {
+        this.client = client;
+    }
+
+    void add(RedisLease lease) {
+        leases.add(lease);
+    }
+
+    void remove(RedisLease lease) {
+        leases.remove(lease);
+    }
+
+    Set<RedisLease> leases() {
+        return leases;
+    }
+
+    /** One round: expire overdue leases, then renew the rest in batches. */
+    void tick() {
+        long now = client.ticker().nanos();
+        Map<Integer, List<RedisLease>> bySlot = new HashMap<>();
+        for (RedisLease lease : leases) {
+            if (lease.deadline() - now <= 0) {
+                lease.markLost("it could not be renewed before its lease of " + lease.leaseMillis() + " ms ran out");
+                client.releaseAsync(lease); // owner-checked: frees the key at once if it is still ours
+            } else if (lease.isRenewed()) {
+                bySlot.computeIfAbsent(client.slot(lease.keys().lock()), s -> new ArrayList<>())
+                        .add(lease);
+            }
+        }
+        for (List<RedisLease> slot : bySlot.values()) {
+            for (int from = 0; from < slot.size(); from += BATCH) {
+                renew(slot.subList(from, Math.min(slot.size(), from + BATCH)), client.leaseMillis());
+            }
+        }
+    }
+
+    private void renew(List<RedisLease> batch, long leaseMillis) {
+        List<String> keys = new ArrayList<>(batch.size());
+        List<String> args = new ArrayList<>(batch.size() + 1);
+        args.add(Long.toString(leaseMillis));
+        for (RedisLease lease : batch) {
+            keys.add(lease.keys().lock());
+            args.add(lease.owner());
+        }
+        long sentAt = client.ticker().nanos();
+        client.eval(Scripts.RENEW, keys.get(0), keys, args).whenComplete((reply, error) -> {
+            if (error != null) {
+                return; // retried next round; the deadline check marks the lease lost if it keeps failing
+            }
+            List<?> results = (List<?>) reply;
+            for (int i = 0; i < batch.size(); i++) {
+                RedisLease lease = batch.get(i);
+                if (((Long) results.get(i)) == 1L) {
+                    lease.renewed(sentAt);
+                } else {
+                    lease.markLost("the renewal found the key gone or owned by another owner");
+                }
+            }
+        });
+    }
+}

@@ -1,0 +1,2 @@
+/** Distributed locks on Redis: the public API. */
+package dev.dlock;

@@ -1,0 +1,219 @@
+package dev.dlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dlock.testkit.RedisExtension;
+import dev.dlock.testkit.RedisServer;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+final class LockContractIT {
+    @RegisterExtension
+    static final RedisExtension redis = RedisExtension.builder().build();
+
+    private LockClient a;
+    private LockClient b;
+
+    @BeforeEach
+    void connect() {
+        a = LockClient.builder()
+                .redisUri(redis.server().uri())
+                .leaseTime(Duration.ofSeconds(3))
+                .build();
+        b = LockClient.builder()
+                .redisUri(redis.server().uri())
+                .leaseTime(Duration.ofSeconds(3))
+                .build();
+    }
+
+    @AfterEach
+    void close() {
+        a.close();
+        b.close();
+    }
+
+    @Test
+    void lock_isReentrant_andOnlyLastUnlockReleases() {
+        DistributedLock lock = a.lock("r");
+        lock.lock();
+        lock.lock();
+        assertThat(lock.getHoldCount()).isEqualTo(2);
+        lock.unlock();
+        assertThat(b.lock("r").tryLock()).isFalse();
+        lock.unlock();
+        assertThat(lock.getHoldCount()).isZero();
+        assertThat(b.lock("r").tryLock()).isTrue();
+        b.lock("r").unlock();
+    }
+
+    @Test
+    void unlock_byNonHolder_throwsIllegalMonitorState() {
+        assertThatThrownBy(() -> a.lock("x").unlock()).isInstanceOf(IllegalMonitorStateException.class);
+    }
+
+    @Test
+    void release_byNonOwner_leavesKeyUntouched() {
+        Lease lease = a.lock("own").acquire();
+        RedisServer server = redis.server();
+        server.command("HSET", "dlock:{own}", "owner", "someone-else");
+        assertThatThrownBy(lease::release).isInstanceOf(LockLostException.class);
+        assertThat(server.command("HGET", "dlock:{own}", "owner")).isEqualTo("someone-else");
+    }
+
+    @Test
+    void tryAcquire_whenHeldByOther_timesOutEmpty() {
+        try (Lease held = a.lock("t").acquire()) {
+            long start = System.nanoTime();
+            Optional<Lease> other = b.lock("t").tryAcquire(Duration.ofMillis(300));
+            assertThat(other).isEmpty();
+            assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(300));
+            assertThat(held.isValid()).isTrue();
+        }
+    }
+
+    @Test
+    void acquire_whenHeldByOther_waitsForRelease_withHigherToken() throws Exception {
+        Lease first = a.lock("w").acquire();
+        CompletableFuture<Lease> second = b.lock("w").acquireAsync(Duration.ofSeconds(10));
+        Thread.sleep(200);
+        assertThat(second).isNotDone();
+        first.release();
+        Lease got = second.get(5, TimeUnit.SECONDS);
+        assertThat(got.fencingToken()).isGreaterThan(first.fencingToken());
+        got.close();
+        got.close(); // idempotent
+    }
+
+    @Test
+    void interruptedWait_leavesNoLockBehind() throws Exception {
+        Lease held = a.lock("i").acquire();
+        AtomicBoolean interrupted = new AtomicBoolean();
+        CountDownLatch started = new CountDownLatch(1);
+        Thread waiter = new Thread(() -> {
+            started.countDown();
+            try {
+                b.lock("i").lockInterruptibly();
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+            }
+        });
+        waiter.start();
+        started.await();
+        Thread.sleep(200);
+        waiter.interrupt();
+        waiter.join(5000);
+        assertThat(interrupted).isTrue();
+        held.release();
+        assertThat(a.lock("i").isLocked()).isFalse();
+    }
+
+    @Test
+    void expiry_withoutRelease_wakesWaiter() {
+        Lease fixed =
+                a.lock("e").tryAcquire(Duration.ZERO, Duration.ofMillis(500)).orElseThrow();
+        long start = System.nanoTime();
+        Lease next = b.lock("e").tryAcquire(Duration.ofSeconds(5)).orElseThrow();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(2000);
+        assertThat(fixed.whenLost()).succeedsWithin(Duration.ofSeconds(2));
+        next.release();
+    }
+
+    @Test
+    void watchdog_keepsLockFor5xTtl() throws Exception {
+        try (Lease lease = a.lock("wd").acquire()) {
+            Thread.sleep(15_000);
+            assertThat(lease.isValid()).isTrue();
+            assertThat(b.lock("wd").tryAcquire(Duration.ZERO)).isEmpty();
+        }
+    }
+
+    @Test
+    void mutualExclusion_2clients8threads_noViolationNoRejection() throws Exception {
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger violations = new AtomicInteger();
+        AtomicInteger rejections = new AtomicInteger();
+        AtomicLong lastToken = new AtomicLong();
+        Thread[] threads = new Thread[16];
+        for (int i = 0; i < threads.length; i++) {
+            LockClient client = i % 2 == 0 ? a : b;
+            threads[i] = new Thread(() -> {
+                DistributedLock lock = client.lock("mx");
+                for (int n = 0; n < 30; n++) {
+                    try (Lease lease = lock.acquire()) {
+                        if (inside.incrementAndGet() != 1) {
+                            violations.incrementAndGet();
+                        }
+                        long token = lease.fencingToken();
+                        if (lastToken.getAndAccumulate(token, Math::max) > token) {
+                            rejections.incrementAndGet();
+                        }
+                        inside.decrementAndGet();
+                    }
+                }
+            });
+            threads[i].start();
+        }
+        for (Thread t : threads) {
+            t.join(120_000);
+        }
+        assertThat(violations).hasValue(0);
+        assertThat(rejections).hasValue(0);
+    }
+
+    @Test
+    void badInput_isRejectedBeforeIo() {
+        assertThatThrownBy(() -> a.lock(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("name");
+        assertThatThrownBy(() -> a.lock(" "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("name");
+        assertThatThrownBy(() -> a.lock("x".repeat(513))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> a.lock("x").tryAcquire(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("wait");
+        assertThatThrownBy(() -> a.lock("x").tryAcquire(Duration.ZERO, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("leaseTime");
+        assertThatThrownBy(() -> a.lock("x").tryLock(Long.MAX_VALUE, TimeUnit.DAYS))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> LockClient.connect("http://x"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("redisUri");
+    }
+
+    @Test
+    void wrongType_namesKey_andOverwritesNothing() {
+        redis.server().command("SET", "dlock:{typed}", "v");
+        assertThatThrownBy(() -> a.lock("typed").tryLock())
+                .isInstanceOf(LockServerException.class)
+                .hasMessageContaining("dlock:{typed}");
+        assertThat(redis.server().command("GET", "dlock:{typed}")).isEqualTo("v");
+    }
+
+    @Test
+    void redisDown_failsNamingUri() {
+        assertThatThrownBy(() -> LockClient.builder()
+                        .redisUri("redis://127.0.0.1:1")
+                        .commandTimeout(Duration.ofSeconds(1))
+                        .build())
+                .isInstanceOf(LockConnectionException.class)
+                .hasMessageContaining("127.0.0.1:1");
+    }
+
+    @Test
+    void newCondition_isUnsupported() {
+        assertThatThrownBy(() -> a.lock("c").newCondition()).isInstanceOf(UnsupportedOperationException.class);
+    }
+}

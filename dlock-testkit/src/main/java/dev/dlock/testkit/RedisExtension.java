@@ -1,0 +1,227 @@
+package dev.dlock.testkit;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * JUnit 5 extension that runs a real {@link RedisServer} for a test class or for each test method.
+ *
+ * <p>Register it on a {@code static} field for one server per test class, or on an instance field for a fresh server
+ * per test method:
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * static final RedisExtension redis = RedisExtension.builder().aof(true).password("s3cret").build();
+ * }</pre>
+ *
+ * <p>With a per-class server, before every test the extension makes the server usable again if a previous test left it
+ * paused or dead, and runs {@code FLUSHALL} on it. Test and lifecycle methods can also declare a {@link RedisServer}
+ * parameter (register only one {@code RedisExtension} per class when using parameters, otherwise the resolution is
+ * ambiguous). This class is thread-safe; its callbacks are synchronized.
+ */
+public final class RedisExtension
+        implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver {
+
+    private final boolean aof;
+    private final String password;
+    private final List<String> extraArgs;
+
+    private RedisServer server; // guarded by this
+    private String ownerId; // unique id of the extension context that started the server; guarded by this
+
+    private RedisExtension(Builder builder) {
+        this.aof = builder.aof;
+        this.password = builder.password;
+        this.extraArgs = List.copyOf(builder.extraArgs);
+    }
+
+    /**
+     * Returns a new builder with AOF off, no password and no extra arguments.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Returns the server managed by this extension.
+     *
+     * @return the running server
+     * @throws IllegalStateException if called outside a test (before the server is started or after it is closed)
+     */
+    public synchronized RedisServer server() {
+        if (server == null) {
+            throw new IllegalStateException("RedisExtension has no server: it is only available while tests run");
+        }
+        return server;
+    }
+
+    /**
+     * Starts the per-class server (static field registration).
+     *
+     * @param context the class context
+     */
+    @Override
+    public synchronized void beforeAll(ExtensionContext context) {
+        if (server == null) {
+            startFor(context);
+        }
+    }
+
+    /**
+     * Starts a per-method server when none exists yet (instance field registration); otherwise heals the shared server
+     * (resume if paused, start if dead) and flushes it.
+     *
+     * @param context the method context
+     */
+    @Override
+    public synchronized void beforeEach(ExtensionContext context) {
+        if (server == null) {
+            startFor(context);
+            return;
+        }
+        if (server.isPaused()) {
+            server.resume();
+        }
+        if (!server.isRunning()) {
+            server.start();
+        }
+        server.command("FLUSHALL");
+    }
+
+    /**
+     * Closes a per-method server.
+     *
+     * @param context the method context
+     */
+    @Override
+    public synchronized void afterEach(ExtensionContext context) {
+        closeIfOwnedBy(context);
+    }
+
+    /**
+     * Closes the per-class server.
+     *
+     * @param context the class context
+     */
+    @Override
+    public synchronized void afterAll(ExtensionContext context) {
+        closeIfOwnedBy(context);
+    }
+
+    /**
+     * Supports parameters of type {@link RedisServer}.
+     *
+     * @param parameterContext the parameter
+     * @param extensionContext the current context
+     * @return {@code true} for {@code RedisServer} parameters
+     */
+    @Override
+    public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        return parameterContext.getParameter().getType() == RedisServer.class;
+    }
+
+    /**
+     * Returns the managed server.
+     *
+     * @param parameterContext the parameter
+     * @param extensionContext the current context
+     * @return the running server
+     * @throws IllegalStateException if no server is running for this context
+     */
+    @Override
+    public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        return server();
+    }
+
+    private void startFor(ExtensionContext context) {
+        RedisServer.Builder builder = RedisServer.builder().aof(aof).extraArgs(extraArgs.toArray(new String[0]));
+        if (password != null) {
+            builder.password(password);
+        }
+        server = builder.start();
+        ownerId = context.getUniqueId();
+    }
+
+    private void closeIfOwnedBy(ExtensionContext context) {
+        if (server != null && context.getUniqueId().equals(ownerId)) {
+            try {
+                server.close();
+            } finally {
+                server = null;
+                ownerId = null;
+            }
+        }
+    }
+
+    /**
+     * Configures a {@link RedisExtension}; the options mirror {@link RedisServer.Builder}.
+     *
+     * <p>Not thread-safe; use one builder per thread.
+     */
+    public static final class Builder {
+
+        private boolean aof;
+        private String password;
+        private final List<String> extraArgs = new ArrayList<>();
+
+        private Builder() {}
+
+        /**
+         * Enables AOF persistence; see {@link RedisServer.Builder#aof(boolean)}.
+         *
+         * @param aof {@code true} to enable AOF
+         * @return this builder
+         */
+        public Builder aof(boolean aof) {
+            this.aof = aof;
+            return this;
+        }
+
+        /**
+         * Requires a password; see {@link RedisServer.Builder#password(String)}.
+         *
+         * @param password the password, not empty
+         * @return this builder
+         * @throws IllegalArgumentException if {@code password} is empty
+         */
+        public Builder password(String password) {
+            if (Objects.requireNonNull(password, "password").isEmpty()) {
+                throw new IllegalArgumentException("password must not be empty");
+            }
+            this.password = password;
+            return this;
+        }
+
+        /**
+         * Appends raw {@code redis-server} arguments; see {@link RedisServer.Builder#extraArgs(String...)}.
+         *
+         * @param args arguments passed through unchanged
+         * @return this builder
+         */
+        public Builder extraArgs(String... args) {
+            for (String arg : args) {
+                extraArgs.add(Objects.requireNonNull(arg, "extra argument"));
+            }
+            return this;
+        }
+
+        /**
+         * Creates the extension; the server starts when the first test callback runs.
+         *
+         * @return the extension
+         */
+        public RedisExtension build() {
+            return new RedisExtension(this);
+        }
+    }
+}
