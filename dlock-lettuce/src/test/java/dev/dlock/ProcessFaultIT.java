@@ -1,0 +1,88 @@
+package dev.dlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dlock.testkit.JvmProcess;
+import dev.dlock.testkit.RedisExtension;
+import dev.dlock.testkit.RedisServer;
+import dev.dlock.testkit.Timing;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+final class ProcessFaultIT {
+    private static final long TTL_MS = 2000;
+
+    @RegisterExtension
+    static final RedisExtension redis = RedisExtension.builder().aof(true).build();
+
+    private static Duration scaled(long millis) {
+        return Timing.scaled(Duration.ofMillis(millis));
+    }
+
+    @Test
+    void sigkillOfHolder_anotherProcessAcquiresWithinTtlPlus1s() throws Exception {
+        RedisServer server = redis.server();
+        try (JvmProcess holder = JvmProcess.start(HolderMain.class, server.uri(), "crash", Long.toString(TTL_MS));
+                LockClient other = LockClient.connect(server.uri())) {
+            holder.awaitLine("ACQUIRED", scaled(20_000));
+            holder.kill();
+            long start = System.nanoTime();
+            Lease lease = other.lock("crash").tryAcquire(scaled(TTL_MS + 1000)).orElseThrow();
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThanOrEqualTo(TTL_MS + 1000);
+            lease.release();
+        }
+    }
+
+    @Test
+    void sigstopPastTtl_newHolderGetsHigherToken_pausedHolderIsFencedAndLost() throws Exception {
+        RedisServer server = redis.server();
+        RedisClient raw = RedisClient.create(server.uri());
+        try (JvmProcess holder = JvmProcess.start(HolderMain.class, server.uri(), "pause", Long.toString(TTL_MS));
+                LockClient other = LockClient.connect(server.uri());
+                StatefulRedisConnection<String, String> conn = raw.connect()) {
+            long oldToken =
+                    Long.parseLong(holder.awaitLine("ACQUIRED", scaled(20_000)).split(" ")[1]);
+            holder.pause();
+            Lease lease = other.lock("pause").tryAcquire(scaled(TTL_MS * 3)).orElseThrow();
+            assertThat(lease.fencingToken()).isGreaterThan(oldToken);
+            assertThat(HolderMain.fencedWrite(conn, "pause", lease.fencingToken()))
+                    .isTrue();
+            holder.resume();
+            holder.awaitLine("LOST", scaled(TTL_MS * 2));
+            holder.send("valid");
+            assertThat(holder.awaitLine("VALID", scaled(5000))).isEqualTo("VALID false");
+            holder.send("write");
+            assertThat(holder.awaitLine("WRITE", scaled(5000))).isEqualTo("WRITE rejected");
+            holder.send("release");
+            holder.awaitLine("RELEASE", scaled(5000));
+            assertThat(other.lock("pause").info().holderId()).isPresent();
+            assertThat(lease.isValid()).isTrue();
+            lease.release();
+        } finally {
+            raw.shutdown();
+        }
+    }
+
+    @Test
+    void redisRestartWithAof_lockAndTokenOrderSurvive() {
+        RedisServer server = redis.server();
+        try (LockClient a = LockClient.builder()
+                        .redisUri(server.uri())
+                        .leaseTime(Duration.ofSeconds(6))
+                        .build();
+                LockClient b = LockClient.connect(server.uri())) {
+            Lease lease = a.lock("restart").acquire();
+            server.restart();
+            assertThat(b.lock("restart").tryAcquire(Duration.ZERO)).isEmpty();
+            assertThat(lease.isValid()).isTrue();
+            lease.release();
+            Lease next = b.lock("restart").tryAcquire(scaled(5000)).orElseThrow();
+            assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
+            next.release();
+        }
+    }
+}
