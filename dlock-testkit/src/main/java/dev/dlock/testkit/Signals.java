@@ -16,6 +16,35 @@ final class Signals {
     /** SIGSTOP: freezes the process. */
     static void stop(Process process) {
         send(process, "STOP");
+        awaitStopped(process.pid());
+    }
+
+    /**
+     * kill(2) returns before every thread of the target has stopped; wait until /proc says it has
+     * (state T), so a caller's next step really happens while the process is frozen.
+     */
+    private static void awaitStopped(long pid) {
+        Path stat = Path.of("/proc", Long.toString(pid), "stat");
+        if (!Files.isReadable(stat)) {
+            return; // not Linux: best effort
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < deadline) {
+            try {
+                String text = Files.readString(stat);
+                int close = text.lastIndexOf(')');
+                if (close > 0 && close + 2 < text.length() && text.charAt(close + 2) == 'T') {
+                    return;
+                }
+                Thread.sleep(1);
+            } catch (IOException e) {
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        throw new IllegalStateException("process " + pid + " did not stop within 5 s of SIGSTOP");
     }
 
     /** SIGCONT: resumes a stopped process. */

@@ -1,0 +1,74 @@
+package dev.dlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dlock.testkit.RedisServer;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+final class ServerConditionsIT {
+
+    @Test
+    void wrongOrMissingPassword_failsWithAuthenticationError() {
+        try (RedisServer server = RedisServer.builder().password("s3cret").start()) {
+            String bare = "redis://127.0.0.1:" + server.port();
+            assertThatThrownBy(() -> LockClient.connect(bare)).isInstanceOf(LockAuthenticationException.class);
+            assertThatThrownBy(() -> LockClient.connect("redis://:wrong@127.0.0.1:" + server.port()))
+                    .isInstanceOf(LockAuthenticationException.class)
+                    .hasMessageContaining("***")
+                    .hasMessageNotContaining("wrong@");
+            try (LockClient ok = LockClient.connect(server.uri())) {
+                assertThat(ok.lock("a").tryLock()).isTrue();
+                ok.lock("a").unlock();
+            }
+        }
+    }
+
+    @Test
+    void outOfMemory_clearError_noTokenBurned_releaseStillWorks() {
+        try (RedisServer server = RedisServer.builder().start();
+                LockClient client = LockClient.connect(server.uri())) {
+            Lease held = client.lock("held").acquire();
+            server.command("CONFIG", "SET", "maxmemory-policy", "noeviction");
+            server.command("CONFIG", "SET", "maxmemory", "1");
+            assertThatThrownBy(() -> client.lock("fresh").tryAcquire(Duration.ZERO))
+                    .isInstanceOf(LockServerException.class)
+                    .hasMessageContaining("out of memory")
+                    .hasMessageContaining("dlock:{fresh}");
+            assertThat(server.command("EXISTS", "dlock:{fresh}", "dlock:{fresh}:fence"))
+                    .isEqualTo(0L);
+            held.release();
+            assertThat(server.command("EXISTS", "dlock:{held}")).isEqualTo(0L);
+            server.command("CONFIG", "SET", "maxmemory", "0");
+            assertThat(client.lock("fresh").tryLock()).isTrue();
+            client.lock("fresh").unlock();
+        }
+    }
+
+    @Test
+    void close_releasesEveryLease_andIsIdempotent() {
+        try (RedisServer server = RedisServer.builder().start()) {
+            LockClient client = LockClient.connect(server.uri());
+            client.lock("one").acquire();
+            client.lock("two").lock();
+            client.close();
+            client.close();
+            assertThat(server.command("EXISTS", "dlock:{one}", "dlock:{two}")).isEqualTo(0L);
+            assertThatThrownBy(() -> client.lock("one")).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    @Test
+    void scriptsRecoverFromNoscript_afterScriptFlush() {
+        try (RedisServer server = RedisServer.builder().start();
+                LockClient client = LockClient.connect(server.uri())) {
+            client.lock("s").acquire().release();
+            server.command("SCRIPT", "FLUSH");
+            Lease again = client.lock("s").acquire();
+            assertThat((List<?>) server.command("HGETALL", "dlock:{s}")).isNotEmpty();
+            again.release();
+        }
+    }
+}
