@@ -9,6 +9,7 @@ package dev.dlock;
 public class LockConnectionException extends LockException {
     private static final long serialVersionUID = 1L;
 
+    /** The masked Redis URI. */
     private final String redisUri;
 
     /**

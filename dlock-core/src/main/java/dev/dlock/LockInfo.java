@@ -19,6 +19,11 @@ public record LockInfo(String name, Optional<String> holderId, Duration remainin
     /**
      * Validates the components.
      *
+     * @param name see the record component
+     * @param holderId see the record component
+     * @param remaining see the record component
+     * @param fencingToken see the record component
+     * @param holdCount see the record component
      * @throws NullPointerException if a reference component is null
      */
     public LockInfo {

@@ -11,7 +11,9 @@ package dev.dlock;
 public final class LockLostException extends LockException {
     private static final long serialVersionUID = 1L;
 
+    /** The lock name. */
     private final String lockName;
+    /** The lost lease's token. */
     private final long fencingToken;
 
     /**

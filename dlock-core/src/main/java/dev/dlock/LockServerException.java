@@ -10,6 +10,7 @@ package dev.dlock;
 public final class LockServerException extends LockException {
     private static final long serialVersionUID = 1L;
 
+    /** The key. */
     private final String key;
 
     /**

@@ -26,6 +26,10 @@ public record Script(String name, String source, String sha1, Reply reply) {
     /**
      * Validates the components.
      *
+     * @param name see the record component
+     * @param source see the record component
+     * @param sha1 see the record component
+     * @param reply see the record component
      * @throws NullPointerException if a component is null
      */
     public Script {

@@ -17,6 +17,10 @@ public record TransportConfig(String redisUri, String maskedUri, Duration comman
     /**
      * Validates the components.
      *
+     * @param redisUri see the record component
+     * @param maskedUri see the record component
+     * @param commandTimeout see the record component
+     * @param clientName see the record component
      * @throws NullPointerException if a component is null
      */
     public TransportConfig {
