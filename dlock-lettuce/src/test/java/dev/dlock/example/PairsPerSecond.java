@@ -11,6 +11,15 @@ import dev.dlock.testkit.RedisServer;
 public final class PairsPerSecond {
     private PairsPerSecond() {}
 
+    private static long allocatedByAllThreads() {
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (long bytes : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
+            sum += Math.max(0, bytes);
+        }
+        return sum;
+    }
+
     /**
      * Entry point.
      *
@@ -25,13 +34,16 @@ public final class PairsPerSecond {
                 lock.unlock();
             }
             int n = 50_000;
+            long allocatedBefore = allocatedByAllThreads();
             long start = System.nanoTime();
             for (int i = 0; i < n; i++) {
                 lock.lock();
                 lock.unlock();
             }
             double seconds = (System.nanoTime() - start) / 1e9;
+            long allocated = allocatedByAllThreads() - allocatedBefore;
             System.out.printf("dlock single-thread lock+unlock: %.0f pairs/s%n", n / seconds);
+            System.out.printf("allocated per pair (all threads, incl. Lettuce's): %d bytes%n", allocated / n);
             System.out.println("port " + server.port());
         }
     }
