@@ -122,8 +122,8 @@ final class Acquisition {
         if (deadline != FOREVER) {
             sleep = Math.min(sleep, deadline - now);
         }
-        CompletableFuture<Void> signal = currentSignal(waiting);
-        timer = client.scheduler().schedule(() -> signal.complete(null), sleep, TimeUnit.NANOSECONDS);
+        CompletableFuture<Boolean> signal = currentSignal(waiting);
+        timer = client.scheduler().schedule(() -> signal.complete(Boolean.FALSE), sleep, TimeUnit.NANOSECONDS);
         signal.whenComplete((ok, error) -> {
             timer.cancel(false);
             waiter.arm();
@@ -131,7 +131,7 @@ final class Acquisition {
         });
     }
 
-    private CompletableFuture<Void> currentSignal(boolean waiting) {
+    private CompletableFuture<Boolean> currentSignal(boolean waiting) {
         // The signal armed before this try; a release during the try has already completed it.
         return waiting ? waiter.signalForWait() : waiter.arm();
     }

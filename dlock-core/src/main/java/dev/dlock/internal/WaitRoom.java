@@ -55,7 +55,7 @@ final class WaitRoom {
 
     void leave(Waiter waiter) {
         Channel c = waiter.channel;
-        boolean wasWoken = waiter.woken;
+        boolean wasWoken = waiter.wasWoken();
         c.queue.remove(waiter);
         channels.computeIfPresent(c.name, (name, current) -> {
             if (current != c) {
@@ -99,8 +99,8 @@ final class WaitRoom {
     /** One waiting acquire. {@link #signal()} completes when it should try again. */
     static final class Waiter {
         private volatile Channel channel;
-        private volatile CompletableFuture<Void> signal = new CompletableFuture<>();
-        private volatile boolean woken;
+        // Completes with TRUE for a wake-up by a release, FALSE for the waiter's own timer or cancel.
+        private volatile CompletableFuture<Boolean> signal = new CompletableFuture<>();
 
         CompletableFuture<Void> subscribed() {
             return channel.subscribed;
@@ -110,33 +110,30 @@ final class WaitRoom {
          * Returns a fresh signal; call it before sending each try, so that a release that happens
          * while the try is in flight still wakes this waiter.
          */
-        CompletableFuture<Void> arm() {
-            woken = false;
+        CompletableFuture<Boolean> arm() {
             signal = new CompletableFuture<>();
             return signal;
         }
 
+        /** True if the release's wake-up reached this waiter and no try has consumed it since. */
+        boolean wasWoken() {
+            CompletableFuture<Boolean> s = signal;
+            return s.isDone() && Boolean.TRUE.equals(s.getNow(Boolean.FALSE));
+        }
+
         /** Returns the signal armed before the last try. */
-        CompletableFuture<Void> signalForWait() {
+        CompletableFuture<Boolean> signalForWait() {
             return signal;
         }
 
         /** Wakes this waiter unless it already was; false lets the caller wake another. */
         boolean wake() {
-            CompletableFuture<Void> s = signal;
-            if (s.isDone()) {
-                return false;
-            }
-            if (s.complete(null)) {
-                woken = true;
-                return true;
-            }
-            return false;
+            return signal.complete(Boolean.TRUE);
         }
 
         /** Wakes this waiter for its own reasons (timeout, cancellation), not passing anything on. */
         void nudge() {
-            signal.complete(null);
+            signal.complete(Boolean.FALSE);
         }
     }
 }
