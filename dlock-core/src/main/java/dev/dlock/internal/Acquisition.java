@@ -81,12 +81,12 @@ final class Acquisition {
                     if (error != null) {
                         finish(null, error);
                     } else {
-                        onReply((List<?>) reply, sentAt, waiting);
+                        onReply((List<?>) reply, sentAt);
                     }
                 });
     }
 
-    private void onReply(List<?> reply, long sentAt, boolean waiting) {
+    private void onReply(List<?> reply, long sentAt) {
         if (((Long) reply.get(0)) == 1L) {
             RedisLease lease = client.newLease(keys, owner, (Long) reply.get(1), leaseMillis, renewed, sentAt);
             if (cancelled) {
@@ -122,18 +122,14 @@ final class Acquisition {
         if (deadline != FOREVER) {
             sleep = Math.min(sleep, deadline - now);
         }
-        CompletableFuture<Boolean> signal = currentSignal(waiting);
+        // The signal armed before this try: a release during the try has already completed it.
+        CompletableFuture<Boolean> signal = waiter.signalForWait();
         timer = client.scheduler().schedule(() -> signal.complete(Boolean.FALSE), sleep, TimeUnit.NANOSECONDS);
         signal.whenComplete((ok, error) -> {
             timer.cancel(false);
             waiter.arm();
             attempt(true);
         });
-    }
-
-    private CompletableFuture<Boolean> currentSignal(boolean waiting) {
-        // The signal armed before this try; a release during the try has already completed it.
-        return waiting ? waiter.signalForWait() : waiter.arm();
     }
 
     private void finish(RedisLease lease, Throwable error) {

@@ -96,7 +96,7 @@ final class WaitRoom {
         }
     }
 
-    /** One waiting acquire. {@link #signal()} completes when it should try again. */
+    /** One waiting acquire. Its signal, renewed by {@link #arm()}, completes when it should try again. */
     static final class Waiter {
         private volatile Channel channel;
         // Completes with TRUE for a wake-up by a release, FALSE for the waiter's own timer or cancel.
