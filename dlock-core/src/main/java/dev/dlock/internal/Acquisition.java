@@ -1,5 +1,7 @@
 package dev.dlock.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -16,15 +18,29 @@ import java.util.concurrent.TimeUnit;
  */
 final class Acquisition {
     private static final long FOREVER = Long.MAX_VALUE;
+    private static final String FENCE_IDLE_ARG = Long.toString(RedisLockClient.FENCE_IDLE_MILLIS);
+    private static final VarHandle SETTLED;
+
+    static {
+        try {
+            SETTLED = MethodHandles.lookup().findVarHandle(Acquisition.class, "settled", CompletableFuture.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final RedisLockClient client;
     private final LockKeys keys;
     private final String owner;
     private final long leaseMillis;
+    private final String leaseArg;
+    private final String[] scriptKeys;
     private final boolean renewed;
     private final long deadline; // ticker nanos, or FOREVER
     private final CompletableFuture<RedisLease> result = new CompletableFuture<>();
-    private final CompletableFuture<Void> settled = new CompletableFuture<>();
+    // Created only by cancel(); finish() and cancel() each write their side, then read the other's.
+    private volatile CompletableFuture<Void> settled;
+    private volatile boolean finished;
     private volatile boolean cancelled;
     private WaitRoom.Waiter waiter;
     private ScheduledFuture<?> timer;
@@ -35,6 +51,8 @@ final class Acquisition {
         this.keys = keys;
         this.owner = owner;
         this.leaseMillis = leaseMillis;
+        this.leaseArg = leaseMillis == client.leaseMillis() ? client.leaseMillisArg() : Long.toString(leaseMillis);
+        this.scriptKeys = new String[] {keys.lock(), keys.fence()};
         this.renewed = renewed;
         long now = client.ticker().nanos();
         this.deadline = waitNanos >= FOREVER - now ? FOREVER : now + waitNanos;
@@ -57,7 +75,12 @@ final class Acquisition {
         if (w != null) {
             w.nudge();
         }
-        return settled;
+        SETTLED.compareAndSet(this, null, new CompletableFuture<Void>());
+        CompletableFuture<Void> s = settled;
+        if (finished) {
+            s.complete(null);
+        }
+        return s;
     }
 
     private void attempt(boolean waiting) {
@@ -67,16 +90,9 @@ final class Acquisition {
         }
         boolean othersWaiting = waiter != null && client.waitRoom().othersWaiting(keys.channel(), waiter);
         long sentAt = client.ticker().nanos();
-        client.eval(
-                        Scripts.ACQUIRE,
-                        keys.lock(),
-                        List.of(keys.lock(), keys.fence()),
-                        List.of(
-                                owner,
-                                Long.toString(leaseMillis),
-                                waiting ? "1" : "0",
-                                othersWaiting ? "1" : "0",
-                                Long.toString(RedisLockClient.FENCE_IDLE_MILLIS)))
+        client.eval(Scripts.ACQUIRE, scriptKeys, new String[] {
+                    owner, leaseArg, waiting ? "1" : "0", othersWaiting ? "1" : "0", FENCE_IDLE_ARG
+                })
                 .whenComplete((reply, error) -> {
                     if (error != null) {
                         finish(null, error);
@@ -141,6 +157,10 @@ final class Acquisition {
         } else if (!result.complete(lease) && lease != null) {
             lease.releaseQuietly(); // the caller cancelled the future itself
         }
-        settled.complete(null);
+        finished = true;
+        CompletableFuture<Void> s = settled;
+        if (s != null) {
+            s.complete(null);
+        }
     }
 }

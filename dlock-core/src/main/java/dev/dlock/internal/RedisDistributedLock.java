@@ -59,7 +59,7 @@ final class RedisDistributedLock implements DistributedLock {
             return true;
         }
         Thread me = Thread.currentThread();
-        RedisLease lease = await(client.threadOwner(me), client.leaseMillis(), true, waitNanos, interruptible);
+        RedisLease lease = await(client.threadOwner(), client.leaseMillis(), true, waitNanos, interruptible);
         if (lease == null) {
             return false;
         }
@@ -247,7 +247,7 @@ final class RedisDistributedLock implements DistributedLock {
     public LockInfo info() {
         client.checkOpen();
         List<?> reply = (List<?>) client.await(
-                client.eval(Scripts.INFO, keys.lock(), List.of(keys.lock(), keys.fence()), List.of()), keys.lock());
+                client.eval(Scripts.INFO, new String[] {keys.lock(), keys.fence()}, new String[0]), keys.lock());
         long pttl = (Long) reply.get(0);
         long token = (Long) reply.get(1);
         Optional<String> holder = reply.size() > 2 ? Optional.of((String) reply.get(2)) : Optional.empty();

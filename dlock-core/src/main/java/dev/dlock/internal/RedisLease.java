@@ -2,18 +2,21 @@ package dev.dlock.internal;
 
 import dev.dlock.Lease;
 import dev.dlock.LockLostException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
  * One hold in Redis. Protocol: the lease is valid until {@code deadline}, a monotonic-clock instant
  * computed from the time <em>before</em> the acquire (or renewal) was sent, minus a drift allowance;
  * Redis keeps the key at least that long. The state moves once from HELD to RELEASED or LOST and
- * never back, so a late renewal reply cannot revive a lost lease.
+ * never back, so a late renewal reply cannot revive a lost lease. The loss future and the listener
+ * list are created only when somebody asks for them: most leases are released, never lost, and the
+ * uncontended acquire+release path should allocate as little as it can.
  */
 final class RedisLease implements Lease {
     enum State {
@@ -29,9 +32,27 @@ final class RedisLease implements Lease {
     private final long leaseMillis;
     private final boolean renewed;
     private final Ticker ticker;
-    private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
-    private final CompletableFuture<LockLostException> lost = new CompletableFuture<>();
-    private final CopyOnWriteArrayList<Consumer<? super LockLostException>> listeners = new CopyOnWriteArrayList<>();
+    private static final VarHandle STATE;
+    private static final VarHandle LOST;
+    private static final VarHandle LISTENERS;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(RedisLease.class, "state", State.class);
+            LOST = lookup.findVarHandle(RedisLease.class, "lost", CompletableFuture.class);
+            LISTENERS = lookup.findVarHandle(RedisLease.class, "listeners", CopyOnWriteArrayList.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    @SuppressWarnings("unused") // through STATE
+    private volatile State state = State.HELD;
+    // Set once, right after the state became LOST.
+    private volatile LockLostException loss;
+    private volatile CompletableFuture<LockLostException> lost; // created by whenLost() or the loss
+    private volatile CopyOnWriteArrayList<Consumer<? super LockLostException>> listeners; // by onLost()
     private volatile long deadline;
     private volatile boolean lossReported;
 
@@ -81,7 +102,7 @@ final class RedisLease implements Lease {
     }
 
     boolean isHeld() {
-        return state.get() == State.HELD;
+        return state == State.HELD;
     }
 
     /** A renewal sent at {@code sentAt} succeeded. */
@@ -94,14 +115,27 @@ final class RedisLease implements Lease {
 
     /** Marks the lease lost (once) and runs the listeners; a released lease stays released. */
     void markLost(String reason) {
-        if (!state.compareAndSet(State.HELD, State.LOST)) {
+        if (!STATE.compareAndSet(this, State.HELD, State.LOST)) {
             return;
         }
-        client.forget(this);
         LockLostException loss = new LockLostException(keys.name(), token, reason);
-        lost.complete(loss);
-        for (Consumer<? super LockLostException> listener : listeners) {
-            if (listeners.remove(listener)) {
+        this.loss = loss;
+        client.forget(this);
+        // Each side writes its own field, then reads the other's: one of them sees both.
+        CompletableFuture<LockLostException> future = lost;
+        if (future != null) {
+            future.complete(loss);
+        }
+        runPendingListeners(loss);
+    }
+
+    private void runPendingListeners(LockLostException loss) {
+        CopyOnWriteArrayList<Consumer<? super LockLostException>> all = listeners;
+        if (all == null) {
+            return;
+        }
+        for (Consumer<? super LockLostException> listener : all) {
+            if (all.remove(listener)) { // whoever removes a listener runs it, exactly once
                 runListener(listener, loss);
             }
         }
@@ -127,7 +161,7 @@ final class RedisLease implements Lease {
 
     @Override
     public Duration remaining() {
-        if (state.get() != State.HELD) {
+        if (state != State.HELD) {
             return Duration.ZERO;
         }
         long left = deadline - ticker.nanos();
@@ -136,15 +170,15 @@ final class RedisLease implements Lease {
 
     @Override
     public boolean isValid() {
-        return state.get() == State.HELD && deadline - ticker.nanos() > 0;
+        return state == State.HELD && deadline - ticker.nanos() > 0;
     }
 
     @Override
     public void release() {
-        if (state.get() == State.HELD && deadline - ticker.nanos() <= 0) {
+        if (state == State.HELD && deadline - ticker.nanos() <= 0) {
             markLost("its lease of " + leaseMillis + " ms ran out before it was released");
         }
-        if (state.compareAndSet(State.HELD, State.RELEASED)) {
+        if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
             client.forget(this);
             boolean released = client.releaseInRedis(this);
             if (!released) {
@@ -154,15 +188,19 @@ final class RedisLease implements Lease {
             }
             return;
         }
-        if (state.get() == State.LOST && !lossReported) {
+        if (state == State.LOST && !lossReported) {
             lossReported = true;
-            throw lost.join();
+            LockLostException seen;
+            while ((seen = loss) == null) {
+                Thread.onSpinWait(); // markLost is between its state change and the next line
+            }
+            throw seen;
         }
     }
 
     /** Releases without waiting or reporting, for a lock taken by an attempt nobody wants any more. */
     void releaseQuietly() {
-        if (state.compareAndSet(State.HELD, State.RELEASED)) {
+        if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
             client.forget(this);
             client.releaseAsync(this);
         }
@@ -170,7 +208,7 @@ final class RedisLease implements Lease {
 
     /** Marks the lease released because its client is closing; the client releases it in Redis. */
     void markReleasedForClose() {
-        if (state.compareAndSet(State.HELD, State.RELEASED)) {
+        if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
             client.forget(this);
         }
     }
@@ -183,20 +221,35 @@ final class RedisLease implements Lease {
     @Override
     public Lease onLost(Consumer<? super LockLostException> listener) {
         Objects.requireNonNull(listener, "listener");
-        listeners.add(listener);
-        if (lost.isDone() && listeners.remove(listener)) {
-            runListener(listener, lost.join());
+        CopyOnWriteArrayList<Consumer<? super LockLostException>> all = listeners;
+        if (all == null) {
+            LISTENERS.compareAndSet(this, null, new CopyOnWriteArrayList<>());
+            all = listeners;
+        }
+        all.add(listener);
+        LockLostException seen = loss;
+        if (seen != null) {
+            runPendingListeners(seen);
         }
         return this;
     }
 
     @Override
     public CompletableFuture<LockLostException> whenLost() {
-        return lost.copy();
+        CompletableFuture<LockLostException> future = lost;
+        if (future == null) {
+            LOST.compareAndSet(this, null, new CompletableFuture<LockLostException>());
+            future = lost;
+        }
+        LockLostException seen = loss;
+        if (seen != null) {
+            future.complete(seen);
+        }
+        return future.copy();
     }
 
     @Override
     public String toString() {
-        return "Lease[" + keys.name() + ", token " + token + ", " + state.get() + "]";
+        return "Lease[" + keys.name() + ", token " + token + ", " + state + "]";
     }
 }

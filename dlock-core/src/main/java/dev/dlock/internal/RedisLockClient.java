@@ -52,6 +52,9 @@ public final class RedisLockClient implements LockClient {
     private final ConcurrentHashMap<String, ThreadHold> threadHolds = new ConcurrentHashMap<>();
     private final AtomicLong leaseIds = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final ThreadLocal<String> threadOwner = ThreadLocal.withInitial(
+            () -> clientId + ":thread-" + Thread.currentThread().getId());
+    private final String leaseMillisArg;
 
     private RedisLockClient(
             Transport transport,
@@ -64,6 +67,7 @@ public final class RedisLockClient implements LockClient {
         this.transport = transport;
         this.maskedUri = maskedUri;
         this.leaseMillis = leaseMillis;
+        this.leaseMillisArg = Long.toString(leaseMillis);
         this.keyPrefix = keyPrefix;
         this.commandTimeout = commandTimeout;
         this.maxNameLength = maxNameLength;
@@ -242,11 +246,17 @@ public final class RedisLockClient implements LockClient {
         return clientId + ":lease-" + leaseIds.incrementAndGet();
     }
 
-    String threadOwner(Thread thread) {
-        return clientId + ":thread-" + thread.getId();
+    /** The owner id of the calling thread, built once per thread and client. */
+    String threadOwner() {
+        return threadOwner.get();
     }
 
-    CompletableFuture<Object> eval(Script script, String key, List<String> keys, List<String> args) {
+    /** The lease time of renewed leases as the scripts take it, in milliseconds. */
+    String leaseMillisArg() {
+        return leaseMillisArg;
+    }
+
+    CompletableFuture<Object> eval(Script script, String[] keys, String[] args) {
         try {
             return transport.eval(script, keys, args);
         } catch (RuntimeException e) {
@@ -276,7 +286,7 @@ public final class RedisLockClient implements LockClient {
 
     CompletableFuture<Boolean> releaseAsync(RedisLease lease) {
         LockKeys keys = lease.keys();
-        return eval(Scripts.RELEASE, keys.lock(), List.of(keys.lock()), List.of(lease.owner(), keys.channel()))
+        return eval(Scripts.RELEASE, new String[] {keys.lock()}, new String[] {lease.owner(), keys.channel()})
                 .thenApply(reply -> ((Long) reply) == 1L);
     }
 

@@ -56,15 +56,16 @@ final class Watchdog {
     }
 
     private void renew(List<RedisLease> batch, long leaseMillis) {
-        List<String> keys = new ArrayList<>(batch.size());
-        List<String> args = new ArrayList<>(batch.size() + 1);
-        args.add(Long.toString(leaseMillis));
-        for (RedisLease lease : batch) {
-            keys.add(lease.keys().lock());
-            args.add(lease.owner());
+        String[] keys = new String[batch.size()];
+        String[] args = new String[batch.size() + 1];
+        args[0] = Long.toString(leaseMillis);
+        for (int i = 0; i < keys.length; i++) {
+            RedisLease lease = batch.get(i);
+            keys[i] = lease.keys().lock();
+            args[i + 1] = lease.owner();
         }
         long sentAt = client.ticker().nanos();
-        client.eval(Scripts.RENEW, keys.get(0), keys, args).whenComplete((reply, error) -> {
+        client.eval(Scripts.RENEW, keys, args).whenComplete((reply, error) -> {
             if (error != null) {
                 return; // retried next round; the deadline check marks the lease lost if it keeps failing
             }

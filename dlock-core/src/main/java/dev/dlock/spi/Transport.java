@@ -1,6 +1,5 @@
 package dev.dlock.spi;
 
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
@@ -19,11 +18,11 @@ public interface Transport extends AutoCloseable {
      * does not know it, as after a restart.
      *
      * @param script the script
-     * @param keys its KEYS
-     * @param args its ARGV
+     * @param keys its KEYS; the transport does not keep or change the array after the call returns
+     * @param args its ARGV; the transport does not keep or change the array after the call returns
      * @return a future of the reply, shaped as {@link Script#reply()} says; nil becomes {@code null}
      */
-    CompletableFuture<Object> eval(Script script, List<String> keys, List<String> args);
+    CompletableFuture<Object> eval(Script script, String[] keys, String[] args);
 
     /**
      * Subscribes the shared pub/sub connection to a channel; the future completes once Redis

@@ -22,7 +22,6 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -35,8 +34,6 @@ import java.util.function.BiConsumer;
  * reconnects by itself and restores subscriptions; scripts are re-sent after {@code NOSCRIPT}.
  */
 final class LettuceTransport implements Transport {
-    private static final String[] NO_KEYS = new String[0];
-
     private final RedisClient client;
     private final RedisURI uri;
     private final String maskedUri;
@@ -106,9 +103,7 @@ final class LettuceTransport implements Transport {
     }
 
     @Override
-    public CompletableFuture<Object> eval(Script script, List<String> keys, List<String> args) {
-        String[] k = keys.toArray(NO_KEYS);
-        String[] a = args.toArray(NO_KEYS);
+    public CompletableFuture<Object> eval(Script script, String[] k, String[] a) {
         ScriptOutputType type =
                 script.reply() == Script.Reply.INTEGER ? ScriptOutputType.INTEGER : ScriptOutputType.MULTI;
         CompletableFuture<Object> result = new CompletableFuture<>();
