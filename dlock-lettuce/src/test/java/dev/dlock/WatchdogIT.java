@@ -1,0 +1,115 @@
+package dev.dlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dlock.testkit.RedisExtension;
+import dev.dlock.testkit.Timing;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+final class WatchdogIT {
+    @RegisterExtension
+    final RedisExtension redis = RedisExtension.builder().build();
+
+    private long evalCalls() {
+        String stats = (String) redis.server().command("INFO", "commandstats");
+        Matcher m = Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)").matcher(stats);
+        long calls = 0;
+        while (m.find()) {
+            calls += Long.parseLong(m.group(2));
+        }
+        return calls;
+    }
+
+    @Test
+    void renewsEveryLeaseOfAClient_inOneRoundTripPerThousand_perInterval() throws Exception {
+        int leases = 2500;
+        long leaseMillis = 1500; // renewal interval 500 ms
+        try (LockClient client = LockClient.builder()
+                .redisUri(redis.server().uri())
+                .leaseTime(Duration.ofMillis(leaseMillis))
+                .build()) {
+            List<Lease> held = new ArrayList<>();
+            List<CompletableFuture<Lease>> pending = new ArrayList<>();
+            for (int i = 0; i < leases; i++) {
+                pending.add(client.lock("many-" + i).acquireAsync(Duration.ZERO));
+            }
+            for (CompletableFuture<Lease> p : pending) {
+                held.add(p.get(30, TimeUnit.SECONDS));
+            }
+            redis.server().command("CONFIG", "RESETSTAT");
+            long start = System.nanoTime();
+            Thread.sleep(4 * leaseMillis); // several renewal intervals, each longer than the lease itself
+            long calls = evalCalls();
+            long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            long intervals = elapsedMillis / (leaseMillis / 3) + 1;
+            // 3 batches (1000 + 1000 + 500) per interval; one call per lease would be 2500 per interval
+            assertThat(calls).isBetween(3L, 3 * intervals);
+            assertThat(held).allMatch(Lease::isValid);
+            assertThat(redis.server().command("PTTL", "dlock:{many-0}")).isInstanceOf(Long.class);
+            assertThat((Long) redis.server().command("PTTL", "dlock:{many-2499}"))
+                    .isPositive();
+            for (Lease lease : held) {
+                lease.release();
+            }
+        }
+    }
+
+    @Test
+    void renewalThatFindsTheKeyGone_marksTheLeaseLostAtOnce_andRunsItsListeners() throws Exception {
+        long leaseMillis = 3000; // renewal interval 1 s
+        try (LockClient mine = LockClient.builder()
+                        .redisUri(redis.server().uri())
+                        .leaseTime(Duration.ofMillis(leaseMillis))
+                        .build();
+                LockClient other = LockClient.connect(redis.server().uri())) {
+            Lease lease = mine.lock("gone").acquire();
+            CompletableFuture<LockLostException> heard = new CompletableFuture<>();
+            lease.onLost(heard::complete);
+            redis.server().command("DEL", "dlock:{gone}"); // an operator's force release, or a failover
+            Lease next = other.lock("gone").tryAcquire(Duration.ZERO).orElseThrow();
+            long deleted = System.nanoTime();
+
+            LockLostException loss =
+                    heard.get(Timing.scaled(Duration.ofMillis(3000)).toMillis(), TimeUnit.MILLISECONDS);
+            long heardAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - deleted);
+            // at the next renewal round (every lease/3), long before the lease would have run out
+            assertThat(heardAfter)
+                    .isLessThan(leaseMillis / 3
+                            + Timing.scaled(Duration.ofMillis(700)).toMillis());
+            assertThat(loss.fencingToken()).isEqualTo(lease.fencingToken());
+            assertThat(lease.isValid()).isFalse();
+            assertThat(lease.whenLost()).isCompleted();
+            assertThatThrownBy(lease::release).isInstanceOf(LockLostException.class);
+            assertThat(other.lock("gone").info().holderId()).isPresent();
+            assertThat(next.isValid()).isTrue();
+            next.release();
+        }
+    }
+
+    @Test
+    void leaseWithExplicitLeaseTime_isNotRenewed() throws Exception {
+        try (LockClient client = LockClient.builder()
+                .redisUri(redis.server().uri())
+                .leaseTime(Duration.ofMillis(600)) // renewal rounds every 200 ms
+                .build()) {
+            Lease fixed = client.lock("fixed")
+                    .tryAcquire(Duration.ZERO, Duration.ofMillis(1000))
+                    .orElseThrow();
+            redis.server().command("CONFIG", "RESETSTAT");
+            Thread.sleep(700);
+            assertThat(evalCalls()).as("no renewal of a fixed lease").isZero();
+            Thread.sleep(600);
+            assertThat(redis.server().command("EXISTS", "dlock:{fixed}")).isEqualTo(0L);
+            assertThat(fixed.isValid()).isFalse();
+        }
+    }
+}
