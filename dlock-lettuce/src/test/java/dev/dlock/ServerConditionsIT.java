@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.dlock.testkit.RedisServer;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 final class ServerConditionsIT {
@@ -68,6 +70,41 @@ final class ServerConditionsIT {
             server.command("SCRIPT", "FLUSH");
             Lease again = client.lock("s").acquire();
             assertThat((List<?>) server.command("HGETALL", "dlock:{s}")).isNotEmpty();
+            again.release();
+        }
+    }
+
+    @Test
+    void redisStoppedMidOperation_failsWithinTheCommandTimeout_namingTheUri_andLeavesNoGhostLock() throws Exception {
+        try (RedisServer server = RedisServer.builder().start();
+                LockClient client = LockClient.builder()
+                        .redisUri(server.uri())
+                        .commandTimeout(Duration.ofSeconds(1))
+                        .build()) {
+            Lease held = client.lock("held").acquire();
+            server.pause(); // SIGSTOP: the connection stays open, nothing answers
+            try {
+                long start = System.nanoTime();
+                assertThatThrownBy(() -> client.lock("m").acquire())
+                        .isInstanceOf(LockConnectionException.class)
+                        .hasMessageContaining("127.0.0.1:" + server.port());
+                assertThatThrownBy(() -> client.lock("m")
+                                .acquireAsync(Duration.ofSeconds(30))
+                                .get(10, TimeUnit.SECONDS))
+                        .isInstanceOf(ExecutionException.class)
+                        .hasCauseInstanceOf(LockConnectionException.class);
+                assertThatThrownBy(held::release).isInstanceOf(LockConnectionException.class);
+                // each call gave up after its 1 s command timeout, none hung
+                assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+                        .isLessThan(3 * 2000 + 1000);
+            } finally {
+                server.resume();
+            }
+            Thread.sleep(500);
+            System.err.println("TRACE m=" + server.command("HGETALL", "dlock:{m}") + " stats="
+                    + server.command("INFO", "commandstats"));
+            Lease again = client.lock("m").tryAcquire(Duration.ofSeconds(5)).orElseThrow();
+            assertThat(again.isValid()).isTrue();
             again.release();
         }
     }

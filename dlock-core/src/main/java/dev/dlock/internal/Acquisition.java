@@ -1,5 +1,6 @@
 package dev.dlock.internal;
 
+import dev.dlock.LockConnectionException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
@@ -153,7 +154,13 @@ final class Acquisition {
             client.waitRoom().leave(waiter);
         }
         if (error != null) {
-            result.completeExceptionally(client.translate(error, keys.lock()));
+            RuntimeException failure = client.translate(error, keys.lock());
+            if (failure instanceof LockConnectionException) {
+                // The try may have reached Redis and taken the lock after all (a timeout says nothing
+                // about the server): an owner-checked release, queued behind it, frees such a lock.
+                client.releaseOwnerQuietly(keys, owner);
+            }
+            result.completeExceptionally(failure);
         } else if (!result.complete(lease) && lease != null) {
             lease.releaseQuietly(); // the caller cancelled the future itself
         }

@@ -285,9 +285,23 @@ public final class RedisLockClient implements LockClient {
     }
 
     CompletableFuture<Boolean> releaseAsync(RedisLease lease) {
-        LockKeys keys = lease.keys();
-        return eval(Scripts.RELEASE, new String[] {keys.lock()}, new String[] {lease.owner(), keys.channel()})
+        return releaseOwner(lease.keys(), lease.owner());
+    }
+
+    private CompletableFuture<Boolean> releaseOwner(LockKeys keys, String owner) {
+        return eval(Scripts.RELEASE, new String[] {keys.lock()}, new String[] {owner, keys.channel()})
                 .thenApply(reply -> ((Long) reply) == 1L);
+    }
+
+    /**
+     * Sends an owner-checked release for an acquire whose outcome is unknown (it timed out or its
+     * connection failed), without waiting: Redis runs it after that acquire, so a lock the acquire
+     * took anyway is freed at once instead of blocking everyone until its lease runs out.
+     */
+    void releaseOwnerQuietly(LockKeys keys, String owner) {
+        if (!closed.get()) {
+            releaseOwner(keys, owner);
+        }
     }
 
     /** Releases in Redis, waiting for the answer; true if the lease still owned the lock. */

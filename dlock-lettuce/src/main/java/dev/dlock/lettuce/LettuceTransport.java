@@ -22,8 +22,10 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,7 +33,8 @@ import java.util.function.BiConsumer;
 
 /**
  * One Lettuce client with a command connection and a lazily opened pub/sub connection. Lettuce
- * reconnects by itself and restores subscriptions; scripts are re-sent after {@code NOSCRIPT}.
+ * reconnects by itself and restores subscriptions. A script is sent as source on its first use and
+ * by SHA-1 after that, and as source again after {@code NOSCRIPT} (a restarted or flushed server).
  */
 final class LettuceTransport implements Transport {
     private final RedisClient client;
@@ -42,6 +45,7 @@ final class LettuceTransport implements Transport {
     private final CompletableFuture<StatefulRedisPubSubConnection<String, String>> pubSub = new CompletableFuture<>();
     private final AtomicBoolean pubSubOpening = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final Set<String> loaded = ConcurrentHashMap.newKeySet(); // SHA-1s this server has cached
     private volatile BiConsumer<String, String> listener = (channel, message) -> {};
 
     private LettuceTransport(
@@ -107,22 +111,35 @@ final class LettuceTransport implements Transport {
         ScriptOutputType type =
                 script.reply() == Script.Reply.INTEGER ? ScriptOutputType.INTEGER : ScriptOutputType.MULTI;
         CompletableFuture<Object> result = new CompletableFuture<>();
+        if (!loaded.contains(script.sha1())) {
+            // First use on this server: send the source, so that the command works on its own even if
+            // its reply is never awaited (a timed-out EVALSHA would never get its EVAL fallback).
+            sendSource(script, type, k, a, result);
+            return result;
+        }
         commands.<Object>evalsha(script.sha1(), type, k, a).whenComplete((reply, error) -> {
             if (error == null) {
                 result.complete(reply);
             } else if (isNoScript(error)) {
-                commands.<Object>eval(script.source(), type, k, a).whenComplete((again, error2) -> {
-                    if (error2 == null) {
-                        result.complete(again);
-                    } else {
-                        result.completeExceptionally(translate(error2));
-                    }
-                });
+                loaded.remove(script.sha1()); // the server restarted or flushed its scripts
+                sendSource(script, type, k, a, result);
             } else {
                 result.completeExceptionally(translate(error));
             }
         });
         return result;
+    }
+
+    private void sendSource(
+            Script script, ScriptOutputType type, String[] k, String[] a, CompletableFuture<Object> result) {
+        commands.<Object>eval(script.source(), type, k, a).whenComplete((reply, error) -> {
+            if (error == null) {
+                loaded.add(script.sha1());
+                result.complete(reply);
+            } else {
+                result.completeExceptionally(translate(error));
+            }
+        });
     }
 
     private static boolean isNoScript(Throwable error) {
