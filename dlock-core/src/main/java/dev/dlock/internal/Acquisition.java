@@ -1,6 +1,7 @@
 package dev.dlock.internal;
 
 import dev.dlock.LockConnectionException;
+import dev.dlock.LockException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
@@ -10,21 +11,41 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One acquire, run as an asynchronous loop so that no thread blocks while it waits. Protocol: try
- * once; if busy and time is left, join the lock's wake-up channel, wait for Redis to confirm the
- * subscription, then loop: arm the signal, try, and on busy sleep until the signal, the holder's
- * remaining TTL (an expiry publishes nothing) or the deadline, whichever comes first. Only one
- * command is in flight at a time, so a cancellation is seen at the next step: if that step was a
- * successful try, the fresh lock is released before the attempt settles.
+ * One acquire, run as an asynchronous loop so that no thread blocks while it waits. Protocol:
+ *
+ * <ol>
+ *   <li>Try once (one round trip: the uncontended path). When this client is still subscribed to
+ *       the lock's channel from a recent wait, try-and-queue at once instead and go to step 3.
+ *   <li>If busy and time is left, join the lock's wake-up channel and wait for Redis to confirm the
+ *       subscription, then try again with "queue me": the script puts the owner id in the lock's
+ *       FIFO queue with an expiry.
+ *   <li>Sleep until a release hands the lock over ({@code g <token> <owner>}: the lock is ours, no
+ *       further round trip), until the holder's remaining TTL runs out (an expiry publishes
+ *       nothing), until the queue entry needs refreshing, or until the deadline.
+ *   <li>On a plain wake or a timer, try-and-queue again. On the deadline or a cancellation, send a
+ *       last try that leaves the queue, so no release hands the lock to someone who has gone.
+ * </ol>
+ *
+ * <p>A handed-over lease's validity counts from the sending of the last try whose reply said busy:
+ * that try ran before the release that granted the lock, so Redis keeps the key at least that long.
+ * Only one command is in flight at a time; a cancellation is seen at the next step, and a lock taken
+ * by a cancelled attempt is released before the attempt settles.
  */
 final class Acquisition {
     private static final long FOREVER = Long.MAX_VALUE;
-    private static final String FENCE_IDLE_ARG = Long.toString(RedisLockClient.FENCE_IDLE_MILLIS);
+    private static final String TRY = "0";
+    private static final String QUEUE = "1";
+    private static final String LEAVE = "2";
+    private static final long MIN_ENTRY_MILLIS = 1_000;
+    private static final long MAX_ENTRY_MILLIS = 5_000;
     private static final VarHandle SETTLED;
+    private static final VarHandle CLAIMED;
 
     static {
         try {
-            SETTLED = MethodHandles.lookup().findVarHandle(Acquisition.class, "settled", CompletableFuture.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            SETTLED = lookup.findVarHandle(Acquisition.class, "settled", CompletableFuture.class);
+            CLAIMED = lookup.findVarHandle(Acquisition.class, "claimed", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -35,6 +56,8 @@ final class Acquisition {
     private final String owner;
     private final long leaseMillis;
     private final String leaseArg;
+    private final String entryArg;
+    private final long refreshNanos;
     private final String[] scriptKeys;
     private final boolean renewed;
     private final long deadline; // ticker nanos, or FOREVER
@@ -42,7 +65,10 @@ final class Acquisition {
     // Created only by cancel(); finish() and cancel() each write their side, then read the other's.
     private volatile CompletableFuture<Void> settled;
     private volatile boolean finished;
+    private volatile boolean claimed; // through CLAIMED: the first finish() wins
     private volatile boolean cancelled;
+    private volatile boolean queued; // a queueing try was sent, so Redis may hold our queue entry
+    private volatile long queuedSentAt; // send time of the last queueing try that found the lock busy
     private WaitRoom.Waiter waiter;
     private ScheduledFuture<?> timer;
 
@@ -53,7 +79,10 @@ final class Acquisition {
         this.owner = owner;
         this.leaseMillis = leaseMillis;
         this.leaseArg = leaseMillis == client.leaseMillis() ? client.leaseMillisArg() : Long.toString(leaseMillis);
-        this.scriptKeys = new String[] {keys.lock(), keys.fence()};
+        long entryMillis = Math.max(MIN_ENTRY_MILLIS, Math.min(MAX_ENTRY_MILLIS, leaseMillis));
+        this.entryArg = Long.toString(entryMillis);
+        this.refreshNanos = TimeUnit.MILLISECONDS.toNanos(entryMillis / 3);
+        this.scriptKeys = keys.scriptKeys();
         this.renewed = renewed;
         long now = client.ticker().nanos();
         this.deadline = waitNanos >= FOREVER - now ? FOREVER : now + waitNanos;
@@ -61,7 +90,17 @@ final class Acquisition {
 
     /** Starts the loop; the future completes with the lease, or null when the wait ran out. */
     CompletableFuture<RedisLease> start() {
-        attempt(false);
+        if (deadline != FOREVER && deadline - client.ticker().nanos() <= 0) {
+            attempt(TRY); // a single try never queues
+            return result;
+        }
+        waiter = client.waitRoom().joinIfSubscribed(keys.channel(), owner, this);
+        if (waiter != null) {
+            waiter.arm();
+            attempt(QUEUE); // subscribed already: a hand-off can reach us, so queue on the first try
+        } else {
+            attempt(TRY);
+        }
         return result;
     }
 
@@ -84,80 +123,138 @@ final class Acquisition {
         return s;
     }
 
-    private void attempt(boolean waiting) {
-        if (cancelled) {
-            finish(null, new CancellationException("acquire of '" + keys.name() + "' was cancelled"));
+    /**
+     * Ends the wait because the client is closing: leaves the queue (releasing a lock handed over
+     * meanwhile) and fails the acquire.
+     *
+     * @return the leave's reply
+     */
+    CompletableFuture<Boolean> abortForClose() {
+        cancelled = true;
+        CompletableFuture<Boolean> left = client.releaseOwner(keys, owner);
+        finish(null, new LockException("the LockClient was closed while waiting for lock '" + keys.name() + "'"));
+        return left;
+    }
+
+    private boolean pastDeadline() {
+        return deadline != FOREVER && client.ticker().nanos() - deadline >= 0;
+    }
+
+    private void attempt(String requested) {
+        String mode = requested;
+        if (mode.equals(QUEUE) && (cancelled || pastDeadline())) {
+            mode = LEAVE; // one last try that also takes us out of the queue
+        }
+        if (cancelled && !mode.equals(LEAVE)) {
+            finish(null, cancellation());
             return;
         }
-        boolean othersWaiting = waiter != null && client.waitRoom().othersWaiting(keys.channel(), waiter);
+        if (mode.equals(QUEUE)) {
+            queued = true;
+        }
+        String sent = mode;
         long sentAt = client.ticker().nanos();
         client.eval(Scripts.ACQUIRE, scriptKeys, new String[] {
-                    owner, leaseArg, waiting ? "1" : "0", othersWaiting ? "1" : "0", FENCE_IDLE_ARG
+                    owner, leaseArg, mode, RedisLockClient.FENCE_IDLE_ARG, entryArg
                 })
                 .whenComplete((reply, error) -> {
                     if (error != null) {
                         finish(null, error);
                     } else {
-                        onReply((List<?>) reply, sentAt);
+                        onReply((List<?>) reply, sentAt, sent);
                     }
                 });
     }
 
-    private void onReply(List<?> reply, long sentAt) {
+    private CancellationException cancellation() {
+        return new CancellationException("acquire of '" + keys.name() + "' was cancelled");
+    }
+
+    private void onReply(List<?> reply, long sentAt, String mode) {
         if (((Long) reply.get(0)) == 1L) {
-            RedisLease lease = client.newLease(keys, owner, (Long) reply.get(1), leaseMillis, renewed, sentAt);
-            if (cancelled) {
-                lease.releaseQuietly();
-                finish(null, new CancellationException("acquire of '" + keys.name() + "' was cancelled"));
+            queued = false;
+            take((Long) reply.get(1), sentAt);
+            return;
+        }
+        if (mode.equals(LEAVE)) {
+            queued = false;
+            finish(null, cancelled ? cancellation() : null);
+            return;
+        }
+        if (mode.equals(QUEUE)) {
+            queuedSentAt = sentAt;
+        }
+        if (waiter != null && waiter.grantedToken() >= 0) {
+            take(waiter.grantedToken(), queuedSentAt); // handed over after this try ran
+            return;
+        }
+        if (cancelled || pastDeadline()) {
+            if (queued) {
+                attempt(LEAVE);
             } else {
-                finish(lease, null);
+                finish(null, cancelled ? cancellation() : null);
             }
             return;
         }
-        long holderTtl = (Long) reply.get(1);
-        long now = client.ticker().nanos();
-        if (cancelled || (deadline != FOREVER && now - deadline >= 0)) {
-            finish(
-                    null,
-                    cancelled ? new CancellationException("acquire of '" + keys.name() + "' was cancelled") : null);
-            return;
-        }
         if (waiter == null) {
-            waiter = client.waitRoom().join(keys.channel());
+            waiter = client.waitRoom().join(keys.channel(), owner, this);
             waiter.subscribed().whenComplete((ok, error) -> {
                 if (error != null) {
                     finish(null, error);
                 } else {
                     waiter.arm();
-                    attempt(true);
+                    attempt(QUEUE);
                 }
             });
             return;
         }
-        // Sleep until woken, until the holder's lease may have run out, or until the deadline.
+        long holderTtl = (Long) reply.get(1);
+        // Sleep until handed the lock or woken, until the holder's lease may have run out, until the
+        // queue entry needs refreshing, or until the deadline.
         long sleep = holderTtl > 0 ? TimeUnit.MILLISECONDS.toNanos(holderTtl) + 1_000_000L : 1_000_000L;
+        sleep = Math.min(sleep, refreshNanos);
         if (deadline != FOREVER) {
-            sleep = Math.min(sleep, deadline - now);
+            sleep = Math.min(sleep, Math.max(0, deadline - client.ticker().nanos()));
         }
-        // The signal armed before this try: a release during the try has already completed it.
+        // The signal armed before this try: a hand-off or wake during the try has already completed it.
         CompletableFuture<Boolean> signal = waiter.signalForWait();
         timer = client.scheduler().schedule(() -> signal.complete(Boolean.FALSE), sleep, TimeUnit.NANOSECONDS);
         signal.whenComplete((ok, error) -> {
             timer.cancel(false);
-            waiter.arm();
-            attempt(true);
+            if (waiter.grantedToken() >= 0) {
+                take(waiter.grantedToken(), queuedSentAt);
+            } else {
+                waiter.arm();
+                attempt(QUEUE);
+            }
         });
     }
 
+    private void take(long token, long sentAt) {
+        RedisLease lease = client.newLease(keys, owner, token, leaseMillis, renewed, sentAt);
+        if (cancelled) {
+            lease.releaseQuietly();
+            finish(null, cancellation());
+        } else {
+            finish(lease, null);
+        }
+    }
+
     private void finish(RedisLease lease, Throwable error) {
+        if (!CLAIMED.compareAndSet(this, false, true)) {
+            if (lease != null) {
+                lease.releaseQuietly(); // the attempt already ended (the client closed)
+            }
+            return;
+        }
         if (waiter != null) {
             client.waitRoom().leave(waiter);
         }
         if (error != null) {
             RuntimeException failure = client.translate(error, keys.lock());
             if (failure instanceof LockConnectionException) {
-                // The try may have reached Redis and taken the lock after all (a timeout says nothing
-                // about the server): an owner-checked release, queued behind it, frees such a lock.
+                // The try may have reached Redis and taken the lock, or queued us, after all (a timeout
+                // says nothing about the server): an owner-checked release, queued behind it, undoes it.
                 client.releaseOwnerQuietly(keys, owner);
             }
             result.completeExceptionally(failure);

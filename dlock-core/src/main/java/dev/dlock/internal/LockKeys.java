@@ -4,10 +4,22 @@ package dev.dlock.internal;
  * The Redis names of one lock. All share the hash tag {@code {name}}, so in a cluster they live in
  * one slot: the tag is the text between the first brace and the next closing brace, and every key
  * here starts with the same {@code prefix:{name}}.
+ *
+ * @param name the lock name
+ * @param lock the lock hash
+ * @param fence the fencing counter
+ * @param channel the wake-up channel
+ * @param queue the waiters' queue (a sorted set, FIFO)
+ * @param entries the waiters' queue entries (a hash: expiry and lease time per waiter)
  */
-record LockKeys(String name, String lock, String fence, String channel) {
+record LockKeys(String name, String lock, String fence, String channel, String queue, String entries) {
     static LockKeys of(String prefix, String name) {
         String base = prefix + ":{" + name + "}";
-        return new LockKeys(name, base, base + ":fence", base + ":wake");
+        return new LockKeys(name, base, base + ":fence", base + ":wake", base + ":q", base + ":qe");
+    }
+
+    /** The four keys the acquire and release scripts take, in their order. */
+    String[] scriptKeys() {
+        return new String[] {lock, fence, queue, entries};
     }
 }

@@ -38,6 +38,8 @@ public final class RedisLockClient implements LockClient {
     /** How long the fencing counter outlives the last acquire of its name; see docs/fencing.md. */
     static final long FENCE_IDLE_MILLIS = TimeUnit.DAYS.toMillis(7);
 
+    static final String FENCE_IDLE_ARG = Long.toString(FENCE_IDLE_MILLIS);
+
     private final Transport transport;
     private final String maskedUri;
     private final String clientId = UUID.randomUUID().toString();
@@ -79,7 +81,7 @@ public final class RedisLockClient implements LockClient {
         });
         timer.setRemoveOnCancelPolicy(true);
         this.scheduler = timer;
-        this.waitRoom = new WaitRoom(transport);
+        this.waitRoom = new WaitRoom(transport, scheduler);
         this.watchdog = new Watchdog(this);
         long interval = Math.max(1, leaseMillis / 3);
         scheduler.scheduleWithFixedDelay(this::watchdogTick, interval, interval, TimeUnit.MILLISECONDS);
@@ -187,6 +189,9 @@ public final class RedisLockClient implements LockClient {
             return;
         }
         List<CompletableFuture<Boolean>> releases = new ArrayList<>();
+        for (Acquisition waiting : waitRoom.acquisitions()) {
+            releases.add(waiting.abortForClose());
+        }
         for (RedisLease lease : new ArrayList<>(watchdog.leases())) {
             if (lease.isHeld()) {
                 lease.markReleasedForClose();
@@ -288,8 +293,9 @@ public final class RedisLockClient implements LockClient {
         return releaseOwner(lease.keys(), lease.owner());
     }
 
-    private CompletableFuture<Boolean> releaseOwner(LockKeys keys, String owner) {
-        return eval(Scripts.RELEASE, new String[] {keys.lock()}, new String[] {owner, keys.channel()})
+    /** Owner-checked release; also takes the owner out of the lock's queue if it waits there. */
+    CompletableFuture<Boolean> releaseOwner(LockKeys keys, String owner) {
+        return eval(Scripts.RELEASE, keys.scriptKeys(), new String[] {owner, keys.channel(), FENCE_IDLE_ARG})
                 .thenApply(reply -> ((Long) reply) == 1L);
     }
 

@@ -1,75 +1,142 @@
 package dev.dlock.internal;
 
 import dev.dlock.spi.Transport;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Multiplexes every waiter of one client onto one pub/sub connection. Protocol: a waiter joins the
- * channel of its lock (the first joiner subscribes, and Redis confirms before anyone tries again),
- * then tries; a release publishes on the channel only when the lock hash says someone waits, and a
- * message wakes exactly one waiter of this client, the longest-waiting one. A waiter that was woken
- * but leaves without trying passes the wake-up on, so none is lost.
+ * Multiplexes every waiter of one client onto one pub/sub connection, with one subscription per
+ * lock name however many of the client's threads wait for it. Protocol: a waiter joins the channel
+ * of its lock (the first joiner subscribes, and Redis confirms before the waiter queues itself in
+ * Redis), then queues with a try. A release hands the lock to the oldest queued waiter of any
+ * client and publishes {@code g <token> <owner>}; only the client of that owner acts on it, by
+ * completing that one waiter. Any other message (a forced release, or a release that could not
+ * hand off) wakes the longest-waiting waiter of each client to try for itself; a woken waiter that
+ * leaves without trying passes the wake-up on. A channel stays subscribed for a short linger
+ * after its last waiter left, so that a client that contends again queues on its very first try
+ * instead of subscribing anew.
  */
 final class WaitRoom {
-    private final Transport transport;
-    private final ConcurrentHashMap<String, Channel> channels = new ConcurrentHashMap<>();
+    static final long LINGER_MILLIS = 5_000;
 
-    WaitRoom(Transport transport) {
+    private final Transport transport;
+    private final ScheduledExecutorService scheduler;
+    private final ConcurrentHashMap<String, Channel> channels = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Waiter> byOwner = new ConcurrentHashMap<>();
+
+    WaitRoom(Transport transport, ScheduledExecutorService scheduler) {
         this.transport = transport;
-        transport.onMessage((channel, message) -> {
-            Channel c = channels.get(channel);
-            if (c != null) {
-                c.wakeOne();
+        this.scheduler = scheduler;
+        transport.onMessage(this::onMessage);
+    }
+
+    private void onMessage(String channel, String message) {
+        if (message.startsWith("g ")) {
+            int space = message.indexOf(' ', 2);
+            if (space > 2) {
+                Waiter w = byOwner.get(message.substring(space + 1));
+                if (w != null) {
+                    w.grant(Long.parseLong(message, 2, space, 10));
+                }
             }
-        });
+            return; // a hand-off to a waiter of another client, or to one that has left
+        }
+        Channel c = channels.get(channel);
+        if (c != null) {
+            c.wakeOne();
+        }
     }
 
     /** Joins the channel; the returned waiter's {@code subscribed} completes once Redis confirmed. */
-    Waiter join(String channel) {
-        Waiter waiter = new Waiter();
-        channels.compute(channel, (name, c) -> {
-            Channel joined = c == null ? new Channel(name, transport.subscribe(name)) : c;
-            joined.members++;
-            joined.queue.add(waiter);
-            waiter.channel = joined;
-            return joined;
+    Waiter join(String channel, String owner, Acquisition acquisition) {
+        Waiter waiter = new Waiter(owner, acquisition);
+        byOwner.put(owner, waiter);
+        // subscribe() only queues the command, so calling it under the map's lock keeps the order
+        // of a channel's UNSUBSCRIBE and a later SUBSCRIBE without blocking anyone
+        Channel joined = channels.compute(channel, (name, c) -> {
+            Channel j = c == null ? new Channel(name, transport.subscribe(name)) : c;
+            j.members++;
+            return j;
         });
+        joined.queue.add(waiter);
+        waiter.channel = joined;
         return waiter;
     }
 
-    /** True if some waiter of this client other than {@code self} waits on the channel. */
-    boolean othersWaiting(String channel, Waiter self) {
+    /**
+     * Joins the channel only if this client is already subscribed to it and Redis has confirmed
+     * that; returns null otherwise, changing nothing.
+     */
+    Waiter joinIfSubscribed(String channel, String owner, Acquisition acquisition) {
         Channel c = channels.get(channel);
-        if (c == null) {
-            return false;
+        if (c == null || !c.subscribed.isDone() || c.subscribed.isCompletedExceptionally()) {
+            return null;
         }
-        for (Waiter w : c.queue) {
-            if (w != self) {
-                return true;
+        Waiter waiter = new Waiter(owner, acquisition);
+        boolean[] joined = {false};
+        channels.computeIfPresent(channel, (name, current) -> {
+            if (current == c) {
+                current.members++;
+                joined[0] = true;
             }
+            return current;
+        });
+        if (!joined[0]) {
+            return null; // unsubscribed meanwhile
         }
-        return false;
+        byOwner.put(owner, waiter);
+        c.queue.add(waiter);
+        waiter.channel = c;
+        return waiter;
     }
 
     void leave(Waiter waiter) {
         Channel c = waiter.channel;
         boolean wasWoken = waiter.wasWoken();
+        byOwner.remove(waiter.owner, waiter);
         c.queue.remove(waiter);
+        boolean[] idle = {false};
         channels.computeIfPresent(c.name, (name, current) -> {
-            if (current != c) {
-                return current;
+            if (current == c && --current.members == 0) {
+                idle[0] = true;
             }
-            if (--current.members == 0) {
+            return current;
+        });
+        if (idle[0]) {
+            try {
+                scheduler.schedule(() -> unsubscribeIfIdle(c), LINGER_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                unsubscribeIfIdle(c); // the client is closing
+            }
+        }
+        if (wasWoken) {
+            c.wakeOne();
+        }
+    }
+
+    private void unsubscribeIfIdle(Channel c) {
+        channels.computeIfPresent(c.name, (name, current) -> {
+            if (current == c && current.members == 0) {
                 transport.unsubscribe(name);
                 return null;
             }
             return current;
         });
-        if (wasWoken) {
-            c.wakeOne();
+    }
+
+    /** The acquisitions waiting right now, for the client's close. */
+    List<Acquisition> acquisitions() {
+        List<Acquisition> all = new ArrayList<>();
+        for (Waiter w : byOwner.values()) {
+            all.add(w.acquisition);
         }
+        return all;
     }
 
     int channelCount() {
@@ -96,11 +163,24 @@ final class WaitRoom {
         }
     }
 
-    /** One waiting acquire. Its signal, renewed by {@link #arm()}, completes when it should try again. */
+    /**
+     * One waiting acquire. Its signal, renewed by {@link #arm()}, completes when it should act: TRUE
+     * for a wake-up or a hand-off, FALSE for its own timer or cancellation. A hand-off also records
+     * the token, which stays until the acquisition takes it.
+     */
     static final class Waiter {
+        private static final long NONE = -1;
+
+        final String owner;
+        final Acquisition acquisition;
         private volatile Channel channel;
-        // Completes with TRUE for a wake-up by a release, FALSE for the waiter's own timer or cancel.
         private volatile CompletableFuture<Boolean> signal = new CompletableFuture<>();
+        private volatile long grantedToken = NONE;
+
+        Waiter(String owner, Acquisition acquisition) {
+            this.owner = owner;
+            this.acquisition = acquisition;
+        }
 
         CompletableFuture<Void> subscribed() {
             return channel.subscribed;
@@ -112,18 +192,31 @@ final class WaitRoom {
          */
         CompletableFuture<Boolean> arm() {
             signal = new CompletableFuture<>();
+            if (grantedToken != NONE) {
+                signal.complete(Boolean.TRUE);
+            }
             return signal;
         }
 
-        /** True if the release's wake-up reached this waiter and no try has consumed it since. */
+        /** The token a release handed this waiter the lock with, or -1. */
+        long grantedToken() {
+            return grantedToken;
+        }
+
+        /** True if a wake-up reached this waiter and no try has consumed it since. */
         boolean wasWoken() {
             CompletableFuture<Boolean> s = signal;
-            return s.isDone() && Boolean.TRUE.equals(s.getNow(Boolean.FALSE));
+            return grantedToken == NONE && s.isDone() && Boolean.TRUE.equals(s.getNow(Boolean.FALSE));
         }
 
         /** Returns the signal armed before the last try. */
         CompletableFuture<Boolean> signalForWait() {
             return signal;
+        }
+
+        void grant(long token) {
+            grantedToken = token;
+            signal.complete(Boolean.TRUE);
         }
 
         /** Wakes this waiter unless it already was; false lets the caller wake another. */

@@ -1,16 +1,35 @@
--- Takes the lock if it is free and issues a fencing token, all or nothing.
--- KEYS[1] lock hash {owner, token[, waiters]}   KEYS[2] fencing counter (string)
--- ARGV[1] owner id  ARGV[2] lease ms  ARGV[3] '1' = mark "someone waits" when busy
--- ARGV[4] '1' = mark "someone waits" when taken  ARGV[5] counter idle expiry ms
--- Returns {1, token, lease ms} when taken, {0, holder pttl ms, holder id} when busy.
--- The first write (SET of the counter) is the one Redis checks against maxmemory,
--- so under OOM nothing is written: no token is burned without a lock.
+-- Takes the lock if it is free and issues a fencing token, all or nothing; when busy, can queue the
+-- caller for a direct hand-off by the release (FIFO by first queueing) or take it out of the queue.
+-- KEYS[1] lock hash {owner, token[, granted]}   KEYS[2] fencing counter (string)
+-- KEYS[3] queue (zset: owner -> server time in µs of its first queueing)
+-- KEYS[4] queue entries (hash: owner -> "<expiry ms> <lease ms>", server time)
+-- ARGV[1] owner id  ARGV[2] lease ms  ARGV[3] '0' try, '1' try and queue when busy, '2' try and
+-- leave the queue when busy  ARGV[4] counter idle expiry ms  ARGV[5] queue entry lifetime ms
+-- Returns {1, token, lease ms} when taken (or handed to the caller by a release while this try
+-- was on its way), {0, holder pttl ms, holder id} when busy.
+-- The first write of the take path (SET of the counter) and of the busy path (ZADD) are the ones
+-- Redis checks against maxmemory, so under OOM nothing is written: no token is burned.
 local kind = redis.call('TYPE', KEYS[1]).ok
 if kind == 'hash' then
   local holder = redis.call('HGET', KEYS[1], 'owner')
+  if holder == ARGV[1] and redis.call('HEXISTS', KEYS[1], 'granted') == 1 then
+    redis.call('HDEL', KEYS[1], 'granted')
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+    return {1, tonumber(redis.call('HGET', KEYS[1], 'token')), tonumber(ARGV[2])}
+  end
   if holder ~= ARGV[1] then
-    if ARGV[3] == '1' and redis.call('HEXISTS', KEYS[1], 'waiters') == 0 then
-      redis.call('HSET', KEYS[1], 'waiters', '1')
+    if ARGV[3] == '1' then
+      local t = redis.call('TIME')
+      local ttl = tonumber(ARGV[5])
+      redis.call('ZADD', KEYS[3], 'NX', tonumber(t[1]) * 1000000 + tonumber(t[2]), ARGV[1])
+      local expiry = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + ttl
+      redis.call('HSET', KEYS[4], ARGV[1], string.format('%d', expiry) .. ' ' .. ARGV[2])
+      for i = 3, 4 do
+        if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
+      end
+    elseif ARGV[3] == '2' then
+      redis.call('ZREM', KEYS[3], ARGV[1])
+      redis.call('HDEL', KEYS[4], ARGV[1])
     end
     return {0, redis.call('PTTL', KEYS[1]), holder}
   end
@@ -29,9 +48,12 @@ local t = redis.call('TIME')
 local token = tonumber(t[1]) * 1000000 + tonumber(t[2])
 if token <= last then token = last + 1 end
 local tokenText = string.format('%d', token)
-redis.call('SET', KEYS[2], tokenText, 'PX', ARGV[5])
+redis.call('SET', KEYS[2], tokenText, 'PX', ARGV[4])
 if kind == 'hash' then redis.call('DEL', KEYS[1]) end
 redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'token', tokenText)
-if ARGV[4] == '1' then redis.call('HSET', KEYS[1], 'waiters', '1') end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if ARGV[3] ~= '0' then
+  redis.call('ZREM', KEYS[3], ARGV[1])
+  redis.call('HDEL', KEYS[4], ARGV[1])
+end
 return {1, token, tonumber(ARGV[2])}
