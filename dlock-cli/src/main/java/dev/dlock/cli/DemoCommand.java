@@ -1,5 +1,6 @@
 package dev.dlock.cli;
 
+import dev.dlock.LockAuthenticationException;
 import dev.dlock.LockClient;
 import dev.dlock.LockConnectionException;
 import dev.dlock.internal.LockAdmin;
@@ -90,7 +91,7 @@ final class DemoCommand implements Callable<Integer> {
             client = redis.connect(ttl, "--ttl");
         } catch (CliFailure e) {
             if (!(e.getCause() instanceof LockConnectionException)
-                    || e.getMessage().contains("credentials")) {
+                    || e.getCause() instanceof LockAuthenticationException) {
                 throw e;
             }
             out.println("Nothing answers at " + ((LockConnectionException) e.getCause()).redisUri() + ".");

@@ -41,8 +41,7 @@ final class ListCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (LockClient client = redis.connect()) {
-            List<LockState> locks =
-                    StatusCommand.Admin.run(() -> LockAdmin.of(client).list(pattern), "PATTERN");
+            List<LockState> locks = AdminCall.run(() -> LockAdmin.of(client).list(pattern), "PATTERN");
             locks = locks.stream().sorted(Comparator.comparing(LockState::name)).toList();
             PrintStream out = System.out;
             if (json) {

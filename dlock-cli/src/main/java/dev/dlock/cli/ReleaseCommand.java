@@ -35,7 +35,7 @@ final class ReleaseCommand implements Callable<Integer> {
     public Integer call() {
         try (LockClient client = redis.connect()) {
             Optional<LockState> removed =
-                    StatusCommand.Admin.run(() -> LockAdmin.of(client).forceRelease(name), "NAME");
+                    AdminCall.run(() -> LockAdmin.of(client).forceRelease(name), "NAME");
             if (removed.isEmpty()) {
                 System.out.println("lock '" + name + "' was not held; nothing removed");
                 return ExitCodes.OK;

@@ -1,8 +1,6 @@
 package dev.dlock.cli;
 
 import dev.dlock.LockClient;
-import dev.dlock.LockConnectionException;
-import dev.dlock.LockException;
 import dev.dlock.internal.LockAdmin;
 import dev.dlock.internal.LockAdmin.LockState;
 import java.io.PrintStream;
@@ -36,7 +34,7 @@ final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (LockClient client = redis.connect()) {
-            LockState state = Admin.run(() -> LockAdmin.of(client).status(name), "NAME");
+            LockState state = AdminCall.run(() -> LockAdmin.of(client).status(name), "NAME");
             PrintStream out = System.out;
             if (json) {
                 out.println(Json.lock(state));
@@ -52,27 +50,6 @@ final class StatusCommand implements Callable<Integer> {
                 out.println("  waiters:            " + state.waiters());
             }
             return state.isHeld() ? ExitCodes.OK : ExitCodes.FREE;
-        }
-    }
-
-    /** Runs an admin call, mapping its failures to exit codes. */
-    static final class Admin {
-        private Admin() {}
-
-        interface Call<T> {
-            T get();
-        }
-
-        static <T> T run(Call<T> call, String argument) {
-            try {
-                return call.get();
-            } catch (IllegalArgumentException e) {
-                throw new CliFailure(ExitCodes.USAGE, "invalid " + argument + ": " + e.getMessage(), e);
-            } catch (LockConnectionException e) {
-                throw RedisOptions.unavailable(e);
-            } catch (LockException e) {
-                throw new CliFailure(ExitCodes.UNAVAILABLE, e.getMessage(), e);
-            }
         }
     }
 }

@@ -142,7 +142,7 @@ final class RunIT {
                         "--ttl",
                         "2s",
                         "--wait",
-                        "60s",
+                        "forever",
                         "--",
                         "sh",
                         "-c",
@@ -194,7 +194,7 @@ final class RunIT {
 
             assertThat(run.waitFor(Duration.ofSeconds(30))).as(run.toString()).isEqualTo(70);
             assertThat(Cli.read(terminated).trim()).isEqualTo("term");
-            assertThat(run.stderr()).contains("deleted", "SIGTERM");
+            assertThat(run.stderr()).contains("lock 'deleted'", "was lost", "SIGTERM");
         }
     }
 
