@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -75,6 +76,7 @@ final class DemoCommand implements Callable<Integer> {
     private final DemoStats stats = new DemoStats();
     private final List<Process> processes = new ArrayList<>();
     private final List<Thread> readers = new ArrayList<>();
+    private final AtomicBoolean cleanedUp = new AtomicBoolean();
 
     @Override
     public Integer call() throws Exception {
@@ -124,6 +126,9 @@ final class DemoCommand implements Callable<Integer> {
                 workers, NAME, Durations.format(ttl.toMillis()), uri, redis.prefix);
         out.println("Each round: take the lock, GET the counter, add 1 in Java, SET it with a fenced write"
                 + " (accepted only with a token >= the last accepted), release.");
+        // On Ctrl-C the finally below does not run: a hook stops the workers and deletes the keys instead.
+        Thread cleanupAtExit = new Thread(() -> cleanUp(admin, commands, counterKey, acceptedKey), "demo-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanupAtExit);
         try {
             for (int i = 1; i <= workers; i++) {
                 processes.add(startWorker(i));
@@ -140,13 +145,34 @@ final class DemoCommand implements Callable<Integer> {
             long counter = parse(commands.get(counterKey));
             return verdict(counter, killed);
         } finally {
-            commands.del(counterKey, acceptedKey);
+            cleanUp(admin, commands, counterKey, acceptedKey);
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanupAtExit);
+            } catch (IllegalStateException e) {
+                // already shutting down
+            }
+        }
+    }
+
+    /** Kills the workers (so none writes again) and deletes every demo key; once. */
+    private void cleanUp(LockAdmin admin, RedisCommands<String, String> commands, String... keys) {
+        if (!cleanedUp.compareAndSet(false, true)) {
+            return;
+        }
+        for (Process process : processes) {
+            process.destroyForcibly();
+        }
+        try {
+            commands.del(keys);
             admin.purge(NAME);
             long left = countKeys(commands, redis.prefix + ":*");
             out.println(
                     left == 0
                             ? "Deleted the demo's keys; nothing left under " + redis.prefix + ":*."
                             : "Warning: " + left + " key(s) left under " + redis.prefix + ":*");
+        } catch (RuntimeException e) {
+            out.println("Warning: could not delete the demo's keys under " + redis.prefix + ":* (" + e.getMessage()
+                    + "); the counter keys expire within an hour");
         }
     }
 

@@ -40,12 +40,15 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "worker", hidden = true, description = "One demo worker (started by dlock demo).")
 final class WorkerCommand implements Callable<Integer> {
-    /** Accepts a write only if its token is at least the last accepted one. */
+    /**
+     * Accepts a write only if its token is at least the last accepted one. Both keys expire after an
+     * hour, so even a demo killed before its cleanup leaves nothing behind for long.
+     */
     static final String FENCED_WRITE = "-- KEYS[1] counter  KEYS[2] last accepted token  ARGV[1] token  ARGV[2] value\n"
             + "local last = tonumber(redis.call('GET', KEYS[2]) or '0')\n"
             + "if tonumber(ARGV[1]) < last then return 0 end\n"
-            + "redis.call('SET', KEYS[1], ARGV[2])\n"
-            + "redis.call('SET', KEYS[2], ARGV[1])\n"
+            + "redis.call('SET', KEYS[1], ARGV[2], 'PX', 3600000)\n"
+            + "redis.call('SET', KEYS[2], ARGV[1], 'PX', 3600000)\n"
             + "return 1\n";
 
     @Mixin

@@ -144,6 +144,16 @@ final class AdminIT {
     }
 
     @Test
+    void status_takesTheUriFromDlockRedisUrl() {
+        try (Cli status = Cli.start(Map.of("DLOCK_REDIS_URL", server().uri()), "status", "env-one")) {
+            assertThat(status.waitFor(Duration.ofSeconds(60)))
+                    .as(status.toString())
+                    .isEqualTo(1);
+            assertThat(status.stdout()).contains("lock 'env-one' is free");
+        }
+    }
+
+    @Test
     void releaseForce_whenFree_saysNothingWasRemoved() {
         Cli release = Cli.run("release", "--redis", server().uri(), "--force", "nothing-here");
         assertThat(release.exitCode()).isZero();
