@@ -140,7 +140,7 @@ final class DemoCommand implements Callable<Integer> {
                 }
                 LocalRedis.sleep(50);
             }
-            long killed = contend(admin);
+            long killed = contend();
             stopWorkers(); // and read all their lines, so the counts below are final
             long counter = parse(commands.get(counterKey));
             return verdict(counter, killed);
@@ -177,7 +177,7 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     /** The timed run: progress line, the kill near the end, the takeover. Returns the kill's takeover µs. */
-    private long contend(LockAdmin admin) throws InterruptedException {
+    private long contend() throws InterruptedException {
         long start = System.nanoTime();
         long killAt = seconds * 1000L - ttl.toMillis() - 2000;
         if (killAt < seconds * 500L) {

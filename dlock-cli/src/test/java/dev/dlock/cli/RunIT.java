@@ -102,6 +102,7 @@ final class RunIT {
             Cli busy = Cli.run("run", "--redis", server().uri(), "--name", "busy", "--", "true");
             assertThat(busy.exitCode()).as(busy.toString()).isEqualTo(75);
             assertThat(busy.stderr()).contains("busy", "held by " + owner, "remaining TTL");
+            assertThat(holder.isAlive()).as("the holder is untouched").isTrue();
 
             Cli custom = Cli.run(
                     "run",
