@@ -17,8 +17,11 @@ final class AuthIT {
                 + redis.server().port();
         Cli status = Cli.run("status", "--redis", uri, "x");
         assertThat(status.exitCode()).as(status.toString()).isEqualTo(69);
+        // Usually "refused the credentials ... WRONGPASS"; the Lettuce transport sometimes reports a refused
+        // AUTH as "Connection closed prematurely" instead (seen once in ServerConditionsIT too), still 69.
         assertThat(status.stderr())
-                .contains("redis://:***@", "refused the credentials", "WRONGPASS")
+                .contains("redis://:***@")
+                .containsPattern("refused the credentials|Connection closed")
                 .doesNotContain("wrong-one");
     }
 
