@@ -239,6 +239,14 @@ public final class RedisLockClient implements LockClient {
         return commandTimeout;
     }
 
+    Transport transport() {
+        return transport;
+    }
+
+    String keyPrefix() {
+        return keyPrefix;
+    }
+
     int slot(String key) {
         return transport.slot(key);
     }

@@ -15,7 +15,7 @@ final class Scripts {
 
     private Scripts() {}
 
-    private static Script load(String name, Script.Reply reply) {
+    static Script load(String name, Script.Reply reply) {
         try (InputStream in = Scripts.class.getResourceAsStream(name + ".lua")) {
             if (in == null) {
                 throw new IllegalStateException("missing script resource " + name + ".lua");

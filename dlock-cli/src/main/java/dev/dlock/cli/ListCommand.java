@@ -1,0 +1,68 @@
+package dev.dlock.cli;
+
+import dev.dlock.LockClient;
+import dev.dlock.internal.LockAdmin;
+import dev.dlock.internal.LockAdmin.LockState;
+import java.io.PrintStream;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code dlock list [PATTERN]}: the locks held now, found with SCAN. */
+@Command(
+        name = "list",
+        mixinStandardHelpOptions = true,
+        versionProvider = DlockCommand.Version.class,
+        description = {
+            "Lists the locks held now whose names match PATTERN (a Redis glob; default *).",
+            "Walks the key space with SCAN (never KEYS); standalone Redis only."
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success (also when nothing is held)", "64:bad flag", "69:Redis unreachable"})
+final class ListCommand implements Callable<Integer> {
+    @Mixin
+    RedisOptions redis;
+
+    @Parameters(
+            index = "0",
+            arity = "0..1",
+            paramLabel = "PATTERN",
+            defaultValue = "*",
+            description = "Glob over names.")
+    String pattern;
+
+    @Option(names = "--json", description = "Print one JSON object (shape in docs/cli.md).")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        try (LockClient client = redis.connect()) {
+            List<LockState> locks = AdminCall.run(() -> LockAdmin.of(client).list(pattern), "PATTERN");
+            locks = locks.stream().sorted(Comparator.comparing(LockState::name)).toList();
+            PrintStream out = System.out;
+            if (json) {
+                out.println(Json.list(pattern, locks));
+                return ExitCodes.OK;
+            }
+            if (locks.isEmpty()) {
+                out.println("no held locks match '" + pattern + "'");
+                return ExitCodes.OK;
+            }
+            out.printf("%-30s %-12s %-18s %-8s %s%n", "NAME", "TTL", "FENCING TOKEN", "WAITERS", "HOLDER");
+            for (LockState lock : locks) {
+                out.printf(
+                        "%-30s %-12s %-18d %-8d %s%n",
+                        lock.name(),
+                        Durations.format(lock.remainingMillis()),
+                        lock.fencingToken(),
+                        lock.waiters(),
+                        lock.holderId().orElse(""));
+            }
+            return ExitCodes.OK;
+        }
+    }
+}

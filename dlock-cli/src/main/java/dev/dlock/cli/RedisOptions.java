@@ -1,0 +1,73 @@
+package dev.dlock.cli;
+
+import dev.dlock.LockAuthenticationException;
+import dev.dlock.LockClient;
+import dev.dlock.LockConnectionException;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/** {@code --redis} and {@code --prefix}, shared by every command that talks to Redis. */
+final class RedisOptions {
+    static final String DEFAULT_URI = "redis://127.0.0.1:6379";
+    static final String ENV = "DLOCK_REDIS_URL";
+
+    @Option(
+            names = "--redis",
+            paramLabel = "URI",
+            description = "Redis URI (default: $" + ENV + ", else " + DEFAULT_URI + ").")
+    String uri;
+
+    @Option(
+            names = "--prefix",
+            paramLabel = "PREFIX",
+            defaultValue = "dlock",
+            description = "Key prefix of the locks (default: ${DEFAULT-VALUE}).")
+    String prefix;
+
+    String uri() {
+        if (uri != null) {
+            return uri;
+        }
+        String env = System.getenv(ENV);
+        return env == null || env.isBlank() ? DEFAULT_URI : env;
+    }
+
+    /** Connects with the default lease time. */
+    LockClient connect() {
+        return connect(Duration.ofSeconds(30), "--ttl");
+    }
+
+    /**
+     * Connects, turning option errors into exit 64 and an unreachable Redis into exit 69, both with a
+     * message naming the flag or the (masked) URI.
+     */
+    LockClient connect(Duration leaseTime, String leaseFlag) {
+        try {
+            return LockClient.builder()
+                    .redisUri(uri())
+                    .keyPrefix(prefix)
+                    .leaseTime(leaseTime)
+                    .clientName("dlock-cli")
+                    .build();
+        } catch (IllegalArgumentException e) {
+            String message = e.getMessage() == null ? e.toString() : e.getMessage();
+            String flag = message.startsWith("redisUri")
+                    ? "--redis"
+                    : message.startsWith("keyPrefix") ? "--prefix" : leaseFlag;
+            throw new CliFailure(ExitCodes.USAGE, "invalid value for option '" + flag + "': " + message, e);
+        } catch (LockAuthenticationException e) {
+            throw new CliFailure(
+                    ExitCodes.UNAVAILABLE,
+                    "Redis at " + e.redisUri() + " refused the credentials: " + e.getMessage(),
+                    e);
+        } catch (LockConnectionException e) {
+            throw new CliFailure(
+                    ExitCodes.UNAVAILABLE, "cannot reach Redis at " + e.redisUri() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Maps a failure after connecting (Redis went away) to exit 69. */
+    static CliFailure unavailable(LockConnectionException e) {
+        return new CliFailure(ExitCodes.UNAVAILABLE, "lost Redis at " + e.redisUri() + ": " + e.getMessage(), e);
+    }
+}

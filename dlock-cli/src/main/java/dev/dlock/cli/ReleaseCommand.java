@@ -1,0 +1,51 @@
+package dev.dlock.cli;
+
+import dev.dlock.LockClient;
+import dev.dlock.internal.LockAdmin;
+import dev.dlock.internal.LockAdmin.LockState;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code dlock release --force NAME}: deletes a stuck lock and wakes its waiters. */
+@Command(
+        name = "release",
+        mixinStandardHelpOptions = true,
+        versionProvider = DlockCommand.Version.class,
+        description = {
+            "Deletes the lock NAME whoever holds it, and wakes its waiters (PUBLISH on its wake-up channel).",
+            "Only with --force: the holder is not asked; its lease is marked lost at its next renewal."
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:removed, or it was not held", "64:bad flag (also: no --force)", "69:Redis unreachable"})
+final class ReleaseCommand implements Callable<Integer> {
+    @Mixin
+    RedisOptions redis;
+
+    @Option(names = "--force", required = true, description = "Required: delete the lock whoever holds it.")
+    boolean force;
+
+    @Parameters(index = "0", paramLabel = "NAME", description = "The lock name.")
+    String name;
+
+    @Override
+    public Integer call() {
+        try (LockClient client = redis.connect()) {
+            Optional<LockState> removed =
+                    AdminCall.run(() -> LockAdmin.of(client).forceRelease(name), "NAME");
+            if (removed.isEmpty()) {
+                System.out.println("lock '" + name + "' was not held; nothing removed");
+                return ExitCodes.OK;
+            }
+            LockState lock = removed.get();
+            System.out.println("removed lock '" + name + "': holder "
+                    + lock.holderId().orElseThrow()
+                    + ", fencing token " + lock.fencingToken() + ", remaining TTL "
+                    + Durations.format(lock.remainingMillis()) + "; woke " + lock.waiters() + " waiting client(s)");
+            return ExitCodes.OK;
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package dev.dlock.cli;
+
+import dev.dlock.LockClient;
+import dev.dlock.internal.LockAdmin;
+import dev.dlock.internal.LockAdmin.LockState;
+import java.io.PrintStream;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code dlock status NAME}: held or free, holder, remaining TTL, fencing token, waiters. */
+@Command(
+        name = "status",
+        mixinStandardHelpOptions = true,
+        versionProvider = DlockCommand.Version.class,
+        description = {
+            "Shows whether the lock NAME is held, by whom, for how long, its fencing token and waiters.",
+            "Waiters: clients subscribed to the lock's wake-up channel (PUBSUB NUMSUB)."
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:held", "1:free", "64:bad flag", "69:Redis unreachable"})
+final class StatusCommand implements Callable<Integer> {
+    @Mixin
+    RedisOptions redis;
+
+    @Parameters(index = "0", paramLabel = "NAME", description = "The lock name.")
+    String name;
+
+    @Option(names = "--json", description = "Print one JSON object (shape in docs/cli.md).")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        try (LockClient client = redis.connect()) {
+            LockState state = AdminCall.run(() -> LockAdmin.of(client).status(name), "NAME");
+            PrintStream out = System.out;
+            if (json) {
+                out.println(Json.lock(state));
+            } else if (state.isHeld()) {
+                out.println("lock '" + name + "' is held");
+                out.println("  holder:        " + state.holderId().orElseThrow());
+                out.println("  remaining TTL: " + Durations.format(state.remainingMillis()));
+                out.println("  fencing token: " + state.fencingToken());
+                out.println("  waiters:       " + state.waiters());
+            } else {
+                out.println("lock '" + name + "' is free");
+                out.println("  last fencing token: " + (state.fencingToken() == 0 ? "unknown" : state.fencingToken()));
+                out.println("  waiters:            " + state.waiters());
+            }
+            return state.isHeld() ? ExitCodes.OK : ExitCodes.FREE;
+        }
+    }
+}

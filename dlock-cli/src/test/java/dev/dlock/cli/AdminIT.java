@@ -1,0 +1,162 @@
+package dev.dlock.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
+import dev.dlock.testkit.RedisExtension;
+import dev.dlock.testkit.RedisServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** status, list and release --force against locks held by an in-test client; JSON shapes of docs/cli.md. */
+final class AdminIT {
+    @RegisterExtension
+    static final RedisExtension redis = RedisExtension.builder().build();
+
+    @TempDir
+    Path dir;
+
+    private static RedisServer server() {
+        return redis.server();
+    }
+
+    private static LockClient client() {
+        return LockClient.builder()
+                .redisUri(server().uri())
+                .leaseTime(Duration.ofSeconds(20))
+                .build();
+    }
+
+    @Test
+    void status_whenFree_exits1WithDocumentedJson() {
+        Cli status = Cli.run("status", "--redis", server().uri(), "free-one", "--json");
+        assertThat(status.exitCode()).as(status.toString()).isEqualTo(1);
+        Map<String, Object> json = MiniJson.object(status.stdout());
+        assertThat(json).containsOnlyKeys("name", "held", "holder", "remainingMillis", "fencingToken", "waiters");
+        assertThat(json)
+                .containsEntry("name", "free-one")
+                .containsEntry("held", false)
+                .containsEntry("holder", null)
+                .containsEntry("remainingMillis", 0L)
+                .containsEntry("fencingToken", 0L)
+                .containsEntry("waiters", 0L);
+    }
+
+    @Test
+    void status_whenHeld_exits0WithHolderTtlTokenAndWaiters() {
+        try (LockClient holder = client();
+                LockClient waiter = client()) {
+            Lease lease = holder.lock("held-one").acquire();
+            var waiting = waiter.lock("held-one").acquireAsync(Duration.ofSeconds(60));
+            Cli.await(
+                    "a waiter on the wake-up channel",
+                    Duration.ofSeconds(10),
+                    () -> ((Long) ((List<?>) server().command("PUBSUB", "NUMSUB", "dlock:{held-one}:wake")).get(1))
+                            == 1L);
+
+            Cli status = Cli.run("status", "--redis", server().uri(), "held-one", "--json");
+            assertThat(status.exitCode()).as(status.toString()).isZero();
+            Map<String, Object> json = MiniJson.object(status.stdout());
+            assertThat(json)
+                    .containsEntry("name", "held-one")
+                    .containsEntry("held", true)
+                    .containsEntry("holder", server().command("HGET", "dlock:{held-one}", "owner"))
+                    .containsEntry("fencingToken", lease.fencingToken())
+                    .containsEntry("waiters", 1L);
+            assertThat((Long) json.get("remainingMillis")).isBetween(1L, 20_000L);
+
+            Cli text = Cli.run("status", "--redis", server().uri(), "held-one");
+            assertThat(text.exitCode()).isZero();
+            assertThat(text.stdout()).contains("is held", (String) json.get("holder"), "waiters:       1");
+            waiting.cancel(true);
+            lease.release();
+        }
+    }
+
+    @Test
+    void list_showsOnlyHeldLocksMatchingThePattern_withDocumentedJson() {
+        try (LockClient holder = client()) {
+            Lease a1 = holder.lock("app-1").acquire();
+            Lease a2 = holder.lock("app-2").acquire();
+            Lease other = holder.lock("other").acquire();
+            holder.lock("app-3").acquire().release(); // free, with a fencing key left behind
+
+            Cli list = Cli.run("list", "--redis", server().uri(), "app-*", "--json");
+            assertThat(list.exitCode()).as(list.toString()).isZero();
+            Map<String, Object> json = MiniJson.object(list.stdout());
+            assertThat(json).containsOnlyKeys("pattern", "count", "locks");
+            assertThat(json).containsEntry("pattern", "app-*").containsEntry("count", 2L);
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> locks = (List<Map<String, Object>>) json.get("locks");
+            assertThat(locks).extracting(l -> l.get("name")).containsExactly("app-1", "app-2");
+            assertThat(locks.get(0))
+                    .containsOnlyKeys("name", "held", "holder", "remainingMillis", "fencingToken", "waiters")
+                    .containsEntry("held", true)
+                    .containsEntry("fencingToken", a1.fencingToken());
+
+            Cli all = Cli.run("list", "--redis", server().uri());
+            assertThat(all.stdout()).contains("app-1", "app-2", "other").doesNotContain("app-3");
+            a1.release();
+            a2.release();
+            other.release();
+        }
+    }
+
+    @Test
+    void releaseForce_deletesStuckLock_printsWhatItRemoved_andWakesWaiters() throws Exception {
+        Path started = dir.resolve("started");
+        try (LockClient holder = client();
+                Cli waiter = Cli.start(
+                        "run",
+                        "--redis",
+                        server().uri(),
+                        "--name",
+                        "stuck",
+                        "--wait",
+                        "60s",
+                        "--",
+                        "touch",
+                        started.toString())) {
+            Lease lease = holder.lock("stuck").acquire(); // lease time 20 s, renewed: stuck unless forced
+            String owner = (String) server().command("HGET", "dlock:{stuck}", "owner");
+            Cli.await(
+                    "the waiter on the wake-up channel",
+                    Duration.ofSeconds(30),
+                    () -> ((Long) ((List<?>) server().command("PUBSUB", "NUMSUB", "dlock:{stuck}:wake")).get(1)) == 1L);
+
+            Cli release = Cli.run("release", "--redis", server().uri(), "--force", "stuck");
+            assertThat(release.exitCode()).as(release.toString()).isZero();
+            assertThat(release.stdout())
+                    .contains("removed lock 'stuck'", owner, "fencing token " + lease.fencingToken(), "woke 1");
+
+            // Woken by the PUBLISH, not by the 20 s expiry (nor the holder's release: it is still running).
+            Cli.await("the waiter's child to run", Duration.ofSeconds(10), () -> Files.exists(started));
+            assertThat(waiter.waitFor(Duration.ofSeconds(30))).isZero();
+            Cli.await("the holder to notice the loss", Duration.ofSeconds(30), () -> !lease.isValid());
+        }
+    }
+
+    @Test
+    void status_takesTheUriFromDlockRedisUrl() {
+        try (Cli status = Cli.start(Map.of("DLOCK_REDIS_URL", server().uri()), "status", "env-one")) {
+            assertThat(status.waitFor(Duration.ofSeconds(60)))
+                    .as(status.toString())
+                    .isEqualTo(1);
+            assertThat(status.stdout()).contains("lock 'env-one' is free");
+        }
+    }
+
+    @Test
+    void releaseForce_whenFree_saysNothingWasRemoved() {
+        Cli release = Cli.run("release", "--redis", server().uri(), "--force", "nothing-here");
+        assertThat(release.exitCode()).isZero();
+        assertThat(release.stdout()).contains("was not held; nothing removed");
+    }
+}

@@ -1,0 +1,33 @@
+package dev.dlock.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dlock.testkit.RedisExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+final class AuthIT {
+    @RegisterExtension
+    static final RedisExtension redis =
+            RedisExtension.builder().password("right-one").build();
+
+    @Test
+    void wrongPassword_exits69NamingTheMaskedUriAndTheCause() {
+        String uri = "redis://:wrong-one@" + redis.server().host() + ":"
+                + redis.server().port();
+        Cli status = Cli.run("status", "--redis", uri, "x");
+        assertThat(status.exitCode()).as(status.toString()).isEqualTo(69);
+        // Usually "refused the credentials ... WRONGPASS"; the Lettuce transport sometimes reports a refused
+        // AUTH as "Connection closed prematurely" instead (seen once in ServerConditionsIT too), still 69.
+        assertThat(status.stderr())
+                .contains("redis://:***@")
+                .containsPattern("refused the credentials|Connection closed")
+                .doesNotContain("wrong-one");
+    }
+
+    @Test
+    void rightPassword_works() {
+        Cli status = Cli.run("status", "--redis", redis.server().uri(), "x");
+        assertThat(status.exitCode()).as(status.toString()).isEqualTo(1);
+    }
+}

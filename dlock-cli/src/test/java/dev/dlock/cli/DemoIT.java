@@ -1,0 +1,34 @@
+package dev.dlock.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dlock.testkit.RedisExtension;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+final class DemoIT {
+    @RegisterExtension
+    static final RedisExtension redis = RedisExtension.builder().build();
+
+    @Test
+    void demo_passesItsVerdict_survivesTheKill_andLeavesNoKeys() {
+        redis.server().command("SET", "users-own-key", "kept");
+        Cli demo = Cli.start("demo", "--redis", redis.server().uri(), "--workers", "3", "--seconds", "6");
+        assertThat(demo.waitFor(Duration.ofSeconds(120))).as(demo.toString()).isZero();
+        assertThat(demo.stdout())
+                .contains("Verdict: PASS", "SIGKILL worker #1", "took over", "no lost update")
+                .contains("Deleted the demo's keys")
+                .doesNotContain("throwaway");
+        assertThat(redis.server().command("DBSIZE")).isEqualTo(1L);
+        assertThat(redis.server().command("GET", "users-own-key")).isEqualTo("kept");
+    }
+
+    @Test
+    void demo_whenNothingAnswers_startsAThrowawayRedis() {
+        String uri = "redis://127.0.0.1:" + Cli.freePort();
+        Cli demo = Cli.start("demo", "--redis", uri, "--workers", "2", "--seconds", "5");
+        assertThat(demo.waitFor(Duration.ofSeconds(120))).as(demo.toString()).isZero();
+        assertThat(demo.stdout()).contains("Nothing answers at " + uri, "throwaway redis-server", "Verdict: PASS");
+    }
+}

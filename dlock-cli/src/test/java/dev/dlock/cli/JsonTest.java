@@ -1,0 +1,28 @@
+package dev.dlock.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dlock.internal.LockAdmin.LockState;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+final class JsonTest {
+    @Test
+    void lock_escapesNamesAndWritesNullForNoHolder() {
+        LockState free = new LockState("a\"b\\c\n", Optional.empty(), 0, 7, 2);
+        String json = Json.lock(free);
+        assertThat(json)
+                .isEqualTo("{\"name\":\"a\\\"b\\\\c\\n\",\"held\":false,\"holder\":null,\"remainingMillis\":0,"
+                        + "\"fencingToken\":7,\"waiters\":2}");
+        assertThat(MiniJson.object(json)).containsEntry("name", "a\"b\\c\n");
+    }
+
+    @Test
+    void list_wrapsLocksWithPatternAndCount() {
+        LockState held = new LockState("x", Optional.of("id:lease-1"), 1500, 42, 0);
+        assertThat(MiniJson.object(Json.list("*", List.of(held, held))))
+                .containsEntry("pattern", "*")
+                .containsEntry("count", 2L);
+    }
+}

@@ -1,0 +1,7 @@
+-- Deletes every key of a lock, fencing counter included (for throwaway names such as the demo's:
+-- without the counter, a later token of the same name only relies on the server clock).
+-- KEYS[1] lock hash   KEYS[2] fencing counter   ARGV[1] wake-up channel
+-- Returns the number of keys deleted.
+local n = redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('PUBLISH', ARGV[1], 'released')
+return n
