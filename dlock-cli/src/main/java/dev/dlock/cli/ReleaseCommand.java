@@ -2,21 +2,21 @@ package dev.dlock.cli;
 
 import dev.dlock.LockClient;
 import dev.dlock.internal.LockAdmin;
+import dev.dlock.internal.LockAdmin.ForcedRelease;
 import dev.dlock.internal.LockAdmin.LockState;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code dlock release --force NAME}: deletes a stuck lock and wakes its waiters. */
+/** {@code dlock release --force NAME}: deletes a stuck lock and hands it to the next waiter. */
 @Command(
         name = "release",
         mixinStandardHelpOptions = true,
         versionProvider = DlockCommand.Version.class,
         description = {
-            "Deletes the lock NAME whoever holds it, and wakes its waiters (PUBLISH on its wake-up channel).",
+            "Deletes the lock NAME whoever holds it, and hands it to the oldest queued waiter, as a release would.",
             "Only with --force: the holder is not asked; its lease is marked lost at its next renewal."
         },
         exitCodeListHeading = "%nExit codes:%n",
@@ -34,17 +34,17 @@ final class ReleaseCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (LockClient client = redis.connect()) {
-            Optional<LockState> removed =
-                    AdminCall.run(() -> LockAdmin.of(client).forceRelease(name), "NAME");
-            if (removed.isEmpty()) {
-                System.out.println("lock '" + name + "' was not held; nothing removed");
+            ForcedRelease forced = AdminCall.run(() -> LockAdmin.of(client).forceRelease(name), "NAME");
+            String next = forced.handedOver() ? "handed it to the next queued waiter" : "no waiter was queued";
+            if (forced.removed().isEmpty()) {
+                System.out.println("lock '" + name + "' was not held; nothing removed; " + next);
                 return ExitCodes.OK;
             }
-            LockState lock = removed.get();
+            LockState lock = forced.removed().get();
             System.out.println("removed lock '" + name + "': holder "
                     + lock.holderId().orElseThrow()
                     + ", fencing token " + lock.fencingToken() + ", remaining TTL "
-                    + Durations.format(lock.remainingMillis()) + "; woke " + lock.waiters() + " waiting client(s)");
+                    + Durations.format(lock.remainingMillis()) + "; " + next);
             return ExitCodes.OK;
         }
     }

@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
         versionProvider = DlockCommand.Version.class,
         description = {
             "Shows whether the lock NAME is held, by whom, for how long, its fencing token and waiters.",
-            "Waiters: clients subscribed to the lock's wake-up channel (PUBSUB NUMSUB)."
+            "Waiters: acquires queued in Redis for a hand-off (every waiting thread or lease counts)."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:held", "1:free", "64:bad flag", "69:Redis unreachable"})

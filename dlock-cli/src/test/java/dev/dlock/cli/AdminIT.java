@@ -56,10 +56,9 @@ final class AdminIT {
             Lease lease = holder.lock("held-one").acquire();
             var waiting = waiter.lock("held-one").acquireAsync(Duration.ofSeconds(60));
             Cli.await(
-                    "a waiter on the wake-up channel",
+                    "a waiter queued for a hand-off",
                     Duration.ofSeconds(10),
-                    () -> ((Long) ((List<?>) server().command("PUBSUB", "NUMSUB", "dlock:{held-one}:wake")).get(1))
-                            == 1L);
+                    () -> (Long) server().command("ZCARD", "dlock:{held-one}:q") == 1L);
 
             Cli status = Cli.run("status", "--redis", server().uri(), "held-one", "--json");
             assertThat(status.exitCode()).as(status.toString()).isZero();
@@ -127,16 +126,20 @@ final class AdminIT {
             Lease lease = holder.lock("stuck").acquire(); // lease time 20 s, renewed: stuck unless forced
             String owner = (String) server().command("HGET", "dlock:{stuck}", "owner");
             Cli.await(
-                    "the waiter on the wake-up channel",
+                    "the waiter queued for a hand-off",
                     Duration.ofSeconds(30),
-                    () -> ((Long) ((List<?>) server().command("PUBSUB", "NUMSUB", "dlock:{stuck}:wake")).get(1)) == 1L);
+                    () -> (Long) server().command("ZCARD", "dlock:{stuck}:q") == 1L);
 
             Cli release = Cli.run("release", "--redis", server().uri(), "--force", "stuck");
             assertThat(release.exitCode()).as(release.toString()).isZero();
             assertThat(release.stdout())
-                    .contains("removed lock 'stuck'", owner, "fencing token " + lease.fencingToken(), "woke 1");
+                    .contains(
+                            "removed lock 'stuck'",
+                            owner,
+                            "fencing token " + lease.fencingToken(),
+                            "handed it to the next queued waiter");
 
-            // Woken by the PUBLISH, not by the 20 s expiry (nor the holder's release: it is still running).
+            // Handed over by the forced release, not by the 20 s expiry (nor the holder's release: it still runs).
             Cli.await("the waiter's child to run", Duration.ofSeconds(10), () -> Files.exists(started));
             assertThat(waiter.waitFor(Duration.ofSeconds(30))).isZero();
             Cli.await("the holder to notice the loss", Duration.ofSeconds(30), () -> !lease.isValid());

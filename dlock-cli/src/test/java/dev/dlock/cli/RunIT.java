@@ -30,9 +30,15 @@ final class RunIT {
         return server().command("HGET", "dlock:{" + name + "}", "owner") != null;
     }
 
-    private static long subscribers(String name) {
-        List<?> reply = (List<?>) server().command("PUBSUB", "NUMSUB", "dlock:{" + name + "}:wake");
-        return (Long) reply.get(1);
+    /** Starts a dlock once {@code condition} holds (within 30 s). */
+    private static Cli startAfter(java.util.function.BooleanSupplier condition, String... args) throws Exception {
+        Cli.await("the condition to start after", Duration.ofSeconds(30), condition);
+        return Cli.start(args);
+    }
+
+    /** Acquires queued in Redis for a hand-off of {@code name}. */
+    private static long queued(String name) {
+        return (Long) server().command("ZCARD", "dlock:{" + name + "}:q");
     }
 
     @Test
@@ -134,7 +140,8 @@ final class RunIT {
         long ttlMillis = 2000;
         try (Cli holder = Cli.start(
                         "run", "--redis", server().uri(), "--name", "crash", "--ttl", "2s", "--", "sleep", "60");
-                Cli waiter = Cli.start(
+                Cli waiter = startAfter(
+                        () -> held("crash"), // started together, either could win
                         "run",
                         "--redis",
                         server().uri(),
@@ -150,11 +157,7 @@ final class RunIT {
                         "touch \"$1\"",
                         "child",
                         started.toString())) {
-            Cli.await("the holder to take the lock", Duration.ofSeconds(30), () -> held("crash"));
-            Cli.await(
-                    "the waiter to wait on the wake-up channel",
-                    Duration.ofSeconds(30),
-                    () -> subscribers("crash") > 0);
+            Cli.await("the waiter to be queued for a hand-off", Duration.ofSeconds(30), () -> queued("crash") > 0);
             assertThat(Files.exists(started)).isFalse();
 
             List<ProcessHandle> orphans = holder.sigkill();

@@ -20,7 +20,7 @@ import java.util.Optional;
 public final class LockAdmin {
     private static final Script STATUS = Scripts.load("admin-status", Script.Reply.ARRAY);
     private static final Script SCAN = Scripts.load("admin-scan", Script.Reply.ARRAY);
-    private static final Script FORCE_RELEASE = Scripts.load("admin-force-release", Script.Reply.ARRAY);
+    private static final Script FORCE_RELEASE = Scripts.loadWithHandOff("admin-force-release", Script.Reply.ARRAY);
     private static final Script PURGE = Scripts.load("admin-purge", Script.Reply.INTEGER);
     private static final String SCAN_COUNT = "200";
 
@@ -57,7 +57,7 @@ public final class LockAdmin {
     public LockState status(String name) {
         LockKeys keys = keys(name);
         List<?> reply = (List<?>) client.await(
-                client.eval(STATUS, keys.lock(), List.of(keys.lock(), keys.fence()), List.of(keys.channel())),
+                client.eval(STATUS, new String[] {keys.lock(), keys.fence(), keys.queue()}, new String[0]),
                 keys.lock());
         long pttl = (Long) reply.get(0);
         Optional<String> holder = reply.size() > 3 ? Optional.of((String) reply.get(3)) : Optional.empty();
@@ -78,13 +78,13 @@ public final class LockAdmin {
         Args.notBlank("pattern", pattern);
         String base = LockKeys.of(client.keyPrefix(), "").lock(); // "prefix:{}"
         String head = base.substring(0, base.length() - 1);
-        String suffix = LockKeys.of(client.keyPrefix(), "").channel().substring(base.length());
+        String suffix = LockKeys.of(client.keyPrefix(), "").queue().substring(base.length());
         String match = escapeGlob(head) + pattern + "}";
         List<LockState> held = new ArrayList<>();
         String cursor = "0";
         do {
             List<?> page = (List<?>) client.await(
-                    client.eval(SCAN, match, List.of(), List.of(cursor, match, SCAN_COUNT, suffix)), match);
+                    client.eval(SCAN, new String[0], new String[] {cursor, match, SCAN_COUNT, suffix}), match);
             cursor = (String) page.get(0);
             for (Object entry : page.subList(1, page.size())) {
                 List<?> lock = (List<?>) entry;
@@ -103,25 +103,32 @@ public final class LockAdmin {
     }
 
     /**
-     * Deletes a lock whoever holds it and wakes all its waiters. The holder is not told: its next
-     * renewal finds the key gone and marks its lease lost.
+     * Deletes a lock whoever holds it and hands it to the oldest queued waiter, as a release would
+     * (a free lock with waiters queued behind it is handed over too). The holder is not told: its
+     * next renewal finds the key gone and marks its lease lost.
      *
      * @param name the lock name
-     * @return the state of the lock that was deleted, or empty if it was free
+     * @return what was removed, and whether a waiter got the lock
      * @throws IllegalArgumentException if {@code name} is not a valid lock name
      * @throws dev.dlock.LockConnectionException if Redis cannot be reached
      * @throws dev.dlock.LockServerException if the lock key holds another type (nothing is deleted)
      */
-    public Optional<LockState> forceRelease(String name) {
+    public ForcedRelease forceRelease(String name) {
         LockKeys keys = keys(name);
         List<?> reply = (List<?>) client.await(
-                client.eval(FORCE_RELEASE, keys.lock(), List.of(keys.lock()), List.of(keys.channel())), keys.lock());
+                client.eval(
+                        FORCE_RELEASE, keys.scriptKeys(), new String[] {keys.channel(), RedisLockClient.FENCE_IDLE_ARG
+                        }),
+                keys.lock());
+        boolean handedOver = (Long) reply.get(3) == 1L;
         if ((Long) reply.get(0) == 0L) {
-            return Optional.empty();
+            return new ForcedRelease(Optional.empty(), handedOver);
         }
-        return Optional.of(
-                new LockState(name, Optional.of((String) reply.get(4)), (Long) reply.get(1), (Long) reply.get(2), (Long)
-                        reply.get(3)));
+        long queued = 0; // the removed holder's queue is not counted: the hand-off already changed it
+        return new ForcedRelease(
+                Optional.of(new LockState(
+                        name, Optional.of((String) reply.get(4)), (Long) reply.get(1), (Long) reply.get(2), queued)),
+                handedOver);
     }
 
     /**
@@ -136,9 +143,7 @@ public final class LockAdmin {
      */
     public long purge(String name) {
         LockKeys keys = keys(name);
-        return (Long) client.await(
-                client.eval(PURGE, keys.lock(), List.of(keys.lock(), keys.fence()), List.of(keys.channel())),
-                keys.lock());
+        return (Long) client.await(client.eval(PURGE, keys.scriptKeys(), new String[] {keys.channel()}), keys.lock());
     }
 
     /**
@@ -184,6 +189,25 @@ public final class LockAdmin {
     }
 
     /**
+     * What a forced release did. Immutable and thread-safe.
+     *
+     * @param removed the lock that was deleted, or empty if it was free
+     * @param handedOver whether the lock was handed to a queued waiter
+     */
+    public record ForcedRelease(Optional<LockState> removed, boolean handedOver) {
+        /**
+         * Validates the components.
+         *
+         * @param removed see the record component
+         * @param handedOver see the record component
+         * @throws NullPointerException if {@code removed} is null
+         */
+        public ForcedRelease {
+            java.util.Objects.requireNonNull(removed, "removed");
+        }
+    }
+
+    /**
      * One lock as an operator sees it. Immutable and thread-safe.
      *
      * @param name the lock name
@@ -191,7 +215,7 @@ public final class LockAdmin {
      * @param remainingMillis the holder's remaining lease time in milliseconds, 0 when free
      * @param fencingToken the holder's token; when free, the last token issued if Redis still has it,
      *     else 0
-     * @param waiters the clients subscribed to the lock's wake-up channel
+     * @param waiters the acquires queued in Redis for a hand-off (threads or leases, of any client)
      */
     public record LockState(
             String name, Optional<String> holderId, long remainingMillis, long fencingToken, long waiters) {

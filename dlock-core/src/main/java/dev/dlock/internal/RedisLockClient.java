@@ -304,7 +304,7 @@ public final class RedisLockClient implements LockClient {
     /** Owner-checked release; also takes the owner out of the lock's queue if it waits there. */
     CompletableFuture<Boolean> releaseOwner(LockKeys keys, String owner) {
         return eval(Scripts.RELEASE, keys.scriptKeys(), new String[] {owner, keys.channel(), FENCE_IDLE_ARG})
-                .thenApply(reply -> ((Long) reply) == 1L);
+                .thenApply(reply -> ((Long) reply) >= 1L); // 2: released and handed over
     }
 
     /**

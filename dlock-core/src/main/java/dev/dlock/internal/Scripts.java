@@ -9,18 +9,28 @@ import java.nio.charset.StandardCharsets;
 /** The Lua scripts, loaded once from resources beside this class. */
 final class Scripts {
     static final Script ACQUIRE = load("acquire", Script.Reply.ARRAY);
-    static final Script RELEASE = load("release", Script.Reply.INTEGER);
+    static final Script RELEASE = loadWithHandOff("release", Script.Reply.INTEGER);
     static final Script RENEW = load("renew", Script.Reply.ARRAY);
     static final Script INFO = load("info", Script.Reply.ARRAY);
 
     private Scripts() {}
 
+    /** Loads {@code name.lua}. */
     static Script load(String name, Script.Reply reply) {
+        return Script.of(name, source(name), reply);
+    }
+
+    /** Loads {@code name.lua} with the shared hand-off function of {@code handoff.lua} before it. */
+    static Script loadWithHandOff(String name, Script.Reply reply) {
+        return Script.of(name, source("handoff") + "\n" + source(name), reply);
+    }
+
+    private static String source(String name) {
         try (InputStream in = Scripts.class.getResourceAsStream(name + ".lua")) {
             if (in == null) {
                 throw new IllegalStateException("missing script resource " + name + ".lua");
             }
-            return Script.of(name, new String(in.readAllBytes(), StandardCharsets.UTF_8), reply);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,12 +1,12 @@
 -- Reads a lock's state for operators (dlock status).
--- KEYS[1] lock hash   KEYS[2] fencing counter   ARGV[1] wake-up channel
+-- KEYS[1] lock hash   KEYS[2] fencing counter   KEYS[3] waiters' queue
 -- Returns {pttl ms (-2 when free), token of holder or last issued (0 if unknown),
---          clients subscribed to the wake-up channel, holder id (absent when free)}.
+--          acquires queued for a hand-off, holder id (absent when free)}.
 local kind = redis.call('TYPE', KEYS[1]).ok
 if kind ~= 'none' and kind ~= 'hash' then
   return redis.error_reply('WRONGTYPE dlock lock key ' .. KEYS[1] .. ' holds a ' .. kind .. ', not a dlock hash')
 end
-local waiters = redis.call('PUBSUB', 'NUMSUB', ARGV[1])[2]
+local waiters = redis.call('ZCARD', KEYS[3])
 local holder = redis.call('HGET', KEYS[1], 'owner')
 if holder then
   return {redis.call('PTTL', KEYS[1]), tonumber(redis.call('HGET', KEYS[1], 'token') or '0'), waiters, holder}
