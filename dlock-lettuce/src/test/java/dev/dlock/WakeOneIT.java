@@ -37,12 +37,20 @@ final class WakeOneIT {
             for (int i = 0; i < 4; i++) {
                 waiters.add(waiterClient.lock("w1").acquireAsync(Duration.ofSeconds(60)));
             }
-            Thread.sleep(Timing.scaled(Duration.ofSeconds(2))
-                    .toMillis()); // every waiter has made its subscribed, marked try and sleeps
+            // release as soon as all four are queued: their queue refreshes (every 1.7 s with the default
+            // lease) come after the counting window, so every call counted is caused by the release
+            long until =
+                    System.nanoTime() + Timing.scaled(Duration.ofSeconds(10)).toNanos();
+            while (!Long.valueOf(4).equals(server.command("ZCARD", "dlock:{w1}:q"))) {
+                assertThat(System.nanoTime() - until)
+                        .as("all four queued in time")
+                        .isNegative();
+                Thread.sleep(5);
+            }
             server.command("CONFIG", "RESETSTAT");
             held.release();
             Lease first = next(waiters);
-            Thread.sleep(300);
+            Thread.sleep(200);
             // the release hands the lock to the oldest waiter itself: no retry by anyone
             // (waking one waiter to try would make it 2 calls, waking all four 5)
             assertThat(scriptCalls(server))

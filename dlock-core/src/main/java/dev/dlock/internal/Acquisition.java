@@ -4,7 +4,6 @@ import dev.dlock.LockConnectionException;
 import dev.dlock.LockException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
@@ -154,14 +153,12 @@ final class Acquisition {
         }
         String sent = mode;
         long sentAt = client.ticker().nanos();
-        client.eval(Scripts.ACQUIRE, scriptKeys, new String[] {
-                    owner, leaseArg, mode, RedisLockClient.FENCE_IDLE_ARG, entryArg
-                })
+        client.eval(Scripts.ACQUIRE, scriptKeys, new String[] {owner, leaseArg, mode, entryArg})
                 .whenComplete((reply, error) -> {
                     if (error != null) {
                         finish(null, error);
                     } else {
-                        onReply((List<?>) reply, sentAt, sent);
+                        onReply((Long) reply, sentAt, sent);
                     }
                 });
     }
@@ -170,10 +167,11 @@ final class Acquisition {
         return new CancellationException("acquire of '" + keys.name() + "' was cancelled");
     }
 
-    private void onReply(List<?> reply, long sentAt, String mode) {
-        if (((Long) reply.get(0)) == 1L) {
+    /** {@code reply}: the token when taken, {@code -2 - holder's PTTL} when busy (acquire.lua). */
+    private void onReply(long reply, long sentAt, String mode) {
+        if (reply > 0) {
             queued = false;
-            take((Long) reply.get(1), sentAt);
+            take(reply, sentAt);
             return;
         }
         if (mode.equals(LEAVE)) {
@@ -208,7 +206,7 @@ final class Acquisition {
             });
             return;
         }
-        long holderTtl = (Long) reply.get(1);
+        long holderTtl = -2 - reply;
         // Sleep until handed the lock or woken, until the holder's lease may have run out, until the
         // queue entry needs refreshing, or until the deadline.
         long sleep = holderTtl > 0 ? TimeUnit.MILLISECONDS.toNanos(holderTtl) + 1_000_000L : 1_000_000L;

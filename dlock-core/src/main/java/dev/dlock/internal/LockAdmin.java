@@ -20,7 +20,7 @@ import java.util.Optional;
 public final class LockAdmin {
     private static final Script STATUS = Scripts.load("admin-status", Script.Reply.ARRAY);
     private static final Script SCAN = Scripts.load("admin-scan", Script.Reply.ARRAY);
-    private static final Script FORCE_RELEASE = Scripts.loadWithHandOff("admin-force-release", Script.Reply.ARRAY);
+    private static final Script FORCE_RELEASE = Scripts.loadWithCommon("admin-force-release", Script.Reply.ARRAY);
     private static final Script PURGE = Scripts.load("admin-purge", Script.Reply.INTEGER);
     private static final String SCAN_COUNT = "200";
 
@@ -115,11 +115,8 @@ public final class LockAdmin {
      */
     public ForcedRelease forceRelease(String name) {
         LockKeys keys = keys(name);
-        List<?> reply = (List<?>) client.await(
-                client.eval(
-                        FORCE_RELEASE, keys.scriptKeys(), new String[] {keys.channel(), RedisLockClient.FENCE_IDLE_ARG
-                        }),
-                keys.lock());
+        List<?> reply =
+                (List<?>) client.await(client.eval(FORCE_RELEASE, keys.scriptKeys(), new String[0]), keys.lock());
         boolean handedOver = (Long) reply.get(3) == 1L;
         if ((Long) reply.get(0) == 0L) {
             return new ForcedRelease(Optional.empty(), handedOver);
@@ -143,7 +140,7 @@ public final class LockAdmin {
      */
     public long purge(String name) {
         LockKeys keys = keys(name);
-        return (Long) client.await(client.eval(PURGE, keys.scriptKeys(), new String[] {keys.channel()}), keys.lock());
+        return (Long) client.await(client.eval(PURGE, keys.scriptKeys(), new String[0]), keys.lock());
     }
 
     /**

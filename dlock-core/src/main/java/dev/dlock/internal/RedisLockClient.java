@@ -35,10 +35,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * waited for.
  */
 public final class RedisLockClient implements LockClient {
-    /** How long the fencing counter outlives the last acquire of its name; see docs/fencing.md. */
-    static final long FENCE_IDLE_MILLIS = TimeUnit.DAYS.toMillis(7);
-
-    static final String FENCE_IDLE_ARG = Long.toString(FENCE_IDLE_MILLIS);
 
     private final Transport transport;
     private final String maskedUri;
@@ -303,7 +299,7 @@ public final class RedisLockClient implements LockClient {
 
     /** Owner-checked release; also takes the owner out of the lock's queue if it waits there. */
     CompletableFuture<Boolean> releaseOwner(LockKeys keys, String owner) {
-        return eval(Scripts.RELEASE, keys.scriptKeys(), new String[] {owner, keys.channel(), FENCE_IDLE_ARG})
+        return eval(Scripts.RELEASE, keys.scriptKeys(), new String[] {owner})
                 .thenApply(reply -> ((Long) reply) >= 1L); // 2: released and handed over
     }
 

@@ -8,8 +8,8 @@ import java.nio.charset.StandardCharsets;
 
 /** The Lua scripts, loaded once from resources beside this class. */
 final class Scripts {
-    static final Script ACQUIRE = load("acquire", Script.Reply.ARRAY);
-    static final Script RELEASE = loadWithHandOff("release", Script.Reply.INTEGER);
+    static final Script ACQUIRE = loadWithCommon("acquire", Script.Reply.INTEGER);
+    static final Script RELEASE = loadWithCommon("release", Script.Reply.INTEGER);
     static final Script RENEW = load("renew", Script.Reply.ARRAY);
     static final Script INFO = load("info", Script.Reply.ARRAY);
 
@@ -20,9 +20,9 @@ final class Scripts {
         return Script.of(name, source(name), reply);
     }
 
-    /** Loads {@code name.lua} with the shared hand-off function of {@code handoff.lua} before it. */
-    static Script loadWithHandOff(String name, Script.Reply reply) {
-        return Script.of(name, source("handoff") + "\n" + source(name), reply);
+    /** Loads {@code name.lua} with the shared constants and functions of {@code common.lua} before it. */
+    static Script loadWithCommon(String name, Script.Reply reply) {
+        return Script.of(name, source("common") + "\n" + source(name), reply);
     }
 
     private static String source(String name) {

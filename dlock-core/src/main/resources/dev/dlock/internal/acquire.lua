@@ -4,9 +4,9 @@
 -- KEYS[3] queue (zset: owner -> server time in µs of its first queueing)
 -- KEYS[4] queue entries (hash: owner -> "<expiry ms> <lease ms>", server time)
 -- ARGV[1] owner id  ARGV[2] lease ms  ARGV[3] '0' try, '1' try and queue when busy, '2' try and
--- leave the queue when busy  ARGV[4] counter idle expiry ms  ARGV[5] queue entry lifetime ms
--- Returns {1, token, lease ms} when taken (or handed to the caller by a release while this try
--- was on its way), {0, holder pttl ms, holder id} when busy.
+-- leave the queue when busy  ARGV[4] queue entry lifetime ms
+-- Returns the fencing token (>= 1) when taken, or handed to the caller by a release while this try
+-- was on its way; -2 - (the holder's pttl ms) (<= -1) when busy. One integer: no array to decode.
 -- The first write of the take path (SET of the counter) and of the busy path (ZADD) are the ones
 -- Redis checks against maxmemory, so under OOM nothing is written: no token is burned.
 local kind = redis.call('TYPE', KEYS[1]).ok
@@ -15,15 +15,14 @@ if kind == 'hash' then
   if holder == ARGV[1] and redis.call('HEXISTS', KEYS[1], 'granted') == 1 then
     redis.call('HDEL', KEYS[1], 'granted')
     redis.call('PEXPIRE', KEYS[1], ARGV[2])
-    return {1, tonumber(redis.call('HGET', KEYS[1], 'token')), tonumber(ARGV[2])}
+    return tonumber(redis.call('HGET', KEYS[1], 'token'))
   end
   if holder ~= ARGV[1] then
     if ARGV[3] == '1' then
       local t = redis.call('TIME')
-      local ttl = tonumber(ARGV[5])
-      redis.call('ZADD', KEYS[3], 'NX', tonumber(t[1]) * 1000000 + tonumber(t[2]), ARGV[1])
-      local expiry = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + ttl
-      redis.call('HSET', KEYS[4], ARGV[1], string.format('%d', expiry) .. ' ' .. ARGV[2])
+      local ttl = tonumber(ARGV[4])
+      redis.call('ZADD', KEYS[3], 'NX', micros(t), ARGV[1])
+      redis.call('HSET', KEYS[4], ARGV[1], string.format('%d', millis(t) + ttl) .. ' ' .. ARGV[2])
       for i = 3, 4 do
         if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
       end
@@ -31,7 +30,7 @@ if kind == 'hash' then
       redis.call('ZREM', KEYS[3], ARGV[1])
       redis.call('HDEL', KEYS[4], ARGV[1])
     end
-    return {0, redis.call('PTTL', KEYS[1]), holder}
+    return -2 - redis.call('PTTL', KEYS[1])
   end
 elseif kind ~= 'none' then
   return redis.error_reply('WRONGTYPE dlock lock key ' .. KEYS[1] .. ' holds a ' .. kind .. ', not a dlock hash')
@@ -40,20 +39,16 @@ local fkind = redis.call('TYPE', KEYS[2]).ok
 if fkind ~= 'none' and fkind ~= 'string' then
   return redis.error_reply('WRONGTYPE dlock fencing key ' .. KEYS[2] .. ' holds a ' .. fkind)
 end
-local last = tonumber(redis.call('GET', KEYS[2]) or '0')
-if last == nil then
+if fkind == 'string' and tonumber(redis.call('GET', KEYS[2])) == nil then
   return redis.error_reply('WRONGTYPE dlock fencing key ' .. KEYS[2] .. ' does not hold a number')
 end
-local t = redis.call('TIME')
-local token = tonumber(t[1]) * 1000000 + tonumber(t[2])
-if token <= last then token = last + 1 end
-local tokenText = string.format('%d', token)
-redis.call('SET', KEYS[2], tokenText, 'PX', ARGV[4])
+local token, err = issue_token(KEYS[2], redis.call('TIME'))
+if not token then return redis.error_reply(err) end
 if kind == 'hash' then redis.call('DEL', KEYS[1]) end
-redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'token', tokenText)
+redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'token', token)
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 if ARGV[3] ~= '0' then
   redis.call('ZREM', KEYS[3], ARGV[1])
   redis.call('HDEL', KEYS[4], ARGV[1])
 end
-return {1, token, tonumber(ARGV[2])}
+return tonumber(token)

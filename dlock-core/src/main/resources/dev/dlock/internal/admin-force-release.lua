@@ -1,7 +1,6 @@
 -- Deletes a lock whoever holds it (dlock release --force) and hands it to the oldest live queued
--- waiter (hand_off, in handoff.lua); a free lock with waiters queued behind it is handed over too.
+-- waiter (hand_off, in common.lua); a free lock with waiters queued behind it is handed over too.
 -- KEYS[1] lock hash   KEYS[2] fencing counter   KEYS[3] queue   KEYS[4] queue entries
--- ARGV[1] wake-up channel   ARGV[2] counter idle expiry ms
 -- Returns {1, pttl ms, token, 1 if handed over else 0, holder id} when a lock was deleted,
 --         {0, 0, 0, 1 if handed over else 0} when it was free.
 local kind = redis.call('TYPE', KEYS[1]).ok
@@ -10,10 +9,10 @@ if kind ~= 'none' and kind ~= 'hash' then
 end
 local holder = redis.call('HGET', KEYS[1], 'owner')
 if not holder then
-  return {0, 0, 0, hand_off(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2]) and 1 or 0}
+  return {0, 0, 0, hand_off(KEYS[1], KEYS[2], KEYS[3], KEYS[4]) and 1 or 0}
 end
 local pttl = redis.call('PTTL', KEYS[1])
 local token = tonumber(redis.call('HGET', KEYS[1], 'token') or '0') or 0
 redis.call('DEL', KEYS[1])
-local handed = hand_off(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2]) and 1 or 0
+local handed = hand_off(KEYS[1], KEYS[2], KEYS[3], KEYS[4]) and 1 or 0
 return {1, pttl, token, handed, holder}

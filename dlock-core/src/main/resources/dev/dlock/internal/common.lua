@@ -1,0 +1,53 @@
+-- Shared by acquire.lua, release.lua and admin-force-release.lua (Scripts.load puts it before them).
+-- The key layout (LockKeys): lock = prefix:{name}; its wake-up channel is the lock key + ':wake'.
+
+-- How long a fencing counter outlives the last token of its name (7 days; docs/fencing.md).
+local FENCE_IDLE_MS = '604800000'
+
+-- Server time {seconds, microseconds} to milliseconds and microseconds.
+local function millis(t) return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) end
+local function micros(t) return tonumber(t[1]) * 1000000 + tonumber(t[2]) end
+
+-- The next fencing token: max(last + 1, server time in µs), written to the counter.
+-- Returns the token's text, or nil plus the error when Redis refuses the write (out of memory).
+local function issue_token(fence, t)
+  local last = tonumber(redis.pcall('GET', fence)) or 0
+  local token = micros(t)
+  if token <= last then token = last + 1 end
+  local text = string.format('%d', token)
+  local set = redis.pcall('SET', fence, text, 'PX', FENCE_IDLE_MS)
+  if type(set) == 'table' and set.err then return nil, set.err end
+  return text
+end
+
+-- Hands a lock that was just deleted to the oldest live queued waiter: pops queue heads, skipping
+-- expired entries (waiters that died; at most 32 per call), issues a fresh fencing token, writes the
+-- lock hash with owner = that waiter, granted = 1 and the waiter's own lease time, and publishes
+-- 'g <token> <owner>' on the wake-up channel. Out of memory, it publishes a plain wake-up instead.
+-- Returns true when the lock was handed over.
+local function hand_off(lock, fence, queue, entries)
+  local t = redis.call('TIME')
+  local now = millis(t)
+  for _ = 1, 32 do
+    local head = redis.call('ZRANGE', queue, 0, 0)[1]
+    if not head then return false end
+    redis.call('ZREM', queue, head)
+    local entry = redis.call('HGET', entries, head)
+    redis.call('HDEL', entries, head)
+    if entry then
+      local space = string.find(entry, ' ', 1, true)
+      if tonumber(string.sub(entry, 1, space - 1)) > now then
+        local token = issue_token(fence, t)
+        if not token then
+          redis.call('PUBLISH', lock .. ':wake', 'free') -- no token: let the waiters try themselves
+          return false
+        end
+        redis.call('HSET', lock, 'owner', head, 'token', token, 'granted', '1')
+        redis.call('PEXPIRE', lock, string.sub(entry, space + 1))
+        redis.call('PUBLISH', lock .. ':wake', 'g ' .. token .. ' ' .. head)
+        return true
+      end
+    end
+  end
+  return false
+end
