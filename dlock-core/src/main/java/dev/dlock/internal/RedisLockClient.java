@@ -353,7 +353,7 @@ public final class RedisLockClient implements LockClient {
                                 + message + ")",
                         reply);
             }
-            if (message.startsWith("OOM") || message.contains(" OOM ")) {
+            if (message.startsWith("OOM") || message.contains("OOM command not allowed")) { // 6.2 prefixes "-OOM"
                 return new LockServerException(
                         key,
                         "Redis is out of memory (maxmemory reached) and refused to write '" + key
