@@ -75,7 +75,17 @@ final class LettuceTransport implements Transport {
                 .timeoutOptions(TimeoutOptions.enabled(config.commandTimeout()))
                 .build());
         try {
-            StatefulRedisConnection<String, String> connection = client.connect(StringCodec.UTF8, uri);
+            StatefulRedisConnection<String, String> connection;
+            try {
+                connection = client.connect(StringCodec.UTF8, uri);
+            } catch (RedisConnectionException e) {
+                if (!closedDuringHandshake(e)) {
+                    throw e;
+                }
+                // Seen under load: the server's refusal of AUTH races with the channel's close, and the
+                // reason is lost. A second attempt reports it (or connects, if the close was transient).
+                connection = client.connect(StringCodec.UTF8, uri);
+            }
             LettuceTransport transport = new LettuceTransport(client, uri, config.maskedUri(), connection);
             connection.sync().ping();
             return transport;
@@ -83,6 +93,15 @@ final class LettuceTransport implements Transport {
             client.shutdown(0, 1, TimeUnit.SECONDS);
             throw connectFailure(config.maskedUri(), e);
         }
+    }
+
+    private static boolean closedDuringHandshake(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (String.valueOf(t.getMessage()).contains("closed prematurely")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static RuntimeException connectFailure(String maskedUri, Throwable e) {
