@@ -8,8 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -17,16 +15,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 final class HandoffIT {
     @RegisterExtension
     final RedisExtension redis = RedisExtension.builder().build();
-
-    private long scriptCalls() {
-        String stats = (String) redis.server().command("INFO", "commandstats");
-        Matcher m = Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)").matcher(stats);
-        long calls = 0;
-        while (m.find()) {
-            calls += Long.parseLong(m.group(2));
-        }
-        return calls;
-    }
 
     @Test
     void sixClientsOnOneLock_noOverlap_fewRoundTrips_noBargingByTheReleaser() throws Exception {
@@ -71,7 +59,7 @@ final class HandoffIT {
             assertThat(t.isAlive()).isFalse();
         }
         long acquisitions = (long) clients * each;
-        double callsPerAcquisition = (double) scriptCalls() / acquisitions;
+        double callsPerAcquisition = (double) ScriptCalls.of(redis.server()) / acquisitions;
         for (LockClient c : all) {
             c.close();
         }

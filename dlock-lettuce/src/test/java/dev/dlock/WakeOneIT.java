@@ -9,24 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.RepeatedTest;
 
 final class WakeOneIT {
-    /** Script executions that ran, from INFO commandstats. */
-    private static long scriptCalls(RedisServer server) {
-        String stats = (String) server.command("INFO", "commandstats");
-        long calls = 0;
-        Matcher m = Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+),.*failed_calls=(\\d+)")
-                .matcher(stats);
-        while (m.find()) {
-            // a NOSCRIPT reply (first use of a script) is a failed EVALSHA followed by EVAL: count runs
-            calls += Long.parseLong(m.group(2)) - Long.parseLong(m.group(3));
-        }
-        return calls;
-    }
-
     @RepeatedTest(5)
     void release_handsTheLockToOneWaiter_noOneRetries() throws Exception {
         try (RedisServer server = RedisServer.builder().start();
@@ -53,7 +38,7 @@ final class WakeOneIT {
             Thread.sleep(200);
             // the release hands the lock to the oldest waiter itself: no retry by anyone
             // (waking one waiter to try would make it 2 calls, waking all four 5)
-            assertThat(scriptCalls(server))
+            assertThat(ScriptCalls.of(server))
                     .as((String) server.command("INFO", "commandstats"))
                     .isEqualTo(1);
             assertThat(waiters).hasSize(3).noneMatch(CompletableFuture::isDone);

@@ -10,24 +10,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 final class WatchdogIT {
     @RegisterExtension
     final RedisExtension redis = RedisExtension.builder().build();
-
-    private long evalCalls() {
-        String stats = (String) redis.server().command("INFO", "commandstats");
-        Matcher m = Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)").matcher(stats);
-        long calls = 0;
-        while (m.find()) {
-            calls += Long.parseLong(m.group(2));
-        }
-        return calls;
-    }
 
     @Test
     void renewsEveryLeaseOfAClient_inOneRoundTripPerThousand_perInterval() throws Exception {
@@ -48,7 +36,7 @@ final class WatchdogIT {
             redis.server().command("CONFIG", "RESETSTAT");
             long start = System.nanoTime();
             Thread.sleep(4 * leaseMillis); // several renewal intervals, each longer than the lease itself
-            long calls = evalCalls();
+            long calls = ScriptCalls.of(redis.server());
             long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             long intervals = elapsedMillis / (leaseMillis / 3) + 1;
             // 3 batches (1000 + 1000 + 500) per interval; one call per lease would be 2500 per interval
@@ -106,7 +94,9 @@ final class WatchdogIT {
                     .orElseThrow();
             redis.server().command("CONFIG", "RESETSTAT");
             Thread.sleep(700);
-            assertThat(evalCalls()).as("no renewal of a fixed lease").isZero();
+            assertThat(ScriptCalls.of(redis.server()))
+                    .as("no renewal of a fixed lease")
+                    .isZero();
             Thread.sleep(600);
             assertThat(redis.server().command("EXISTS", "dlock:{fixed}")).isEqualTo(0L);
             assertThat(fixed.isValid()).isFalse();

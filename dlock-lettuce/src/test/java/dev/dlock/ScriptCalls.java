@@ -1,0 +1,22 @@
+package dev.dlock;
+
+import dev.dlock.testkit.RedisServer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Counts script round trips on a server since its last {@code CONFIG RESETSTAT}. */
+final class ScriptCalls {
+    private static final Pattern EVAL = Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+),.*failed_calls=(\\d+)");
+
+    private ScriptCalls() {}
+
+    /** Scripts that ran: a NOSCRIPT reply is a failed EVALSHA followed by an EVAL, so failures don't count. */
+    static long of(RedisServer server) {
+        Matcher m = EVAL.matcher((String) server.command("INFO", "commandstats"));
+        long calls = 0;
+        while (m.find()) {
+            calls += Long.parseLong(m.group(2)) - Long.parseLong(m.group(3));
+        }
+        return calls;
+    }
+}
