@@ -1,0 +1,192 @@
+package dev.dlock.verify;
+
+import dev.dlock.testkit.JvmProcess;
+import dev.dlock.testkit.RedisServer;
+import io.lettuce.core.KillArgs;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Injects one scripted fault and reports when it started, when it healed and from when the lock must be free again.
+ * Signals only processes this run started: the {@link RedisServer}s it launched (absent with {@code --redis}) and its
+ * own holder JVMs; {@code CLIENT KILL} targets only connections carrying this run's client name. Used by one thread.
+ */
+final class FaultInjector {
+
+    /**
+     * The outcome of one injection.
+     *
+     * @param fault the fault
+     * @param start when it was injected
+     * @param heal when it healed
+     * @param livenessFrom from when the lock must be taken again within TTL + 1 s
+     * @param skipped why it was not injected, or {@code null}
+     */
+    record Injected(Fault fault, long start, long heal, long livenessFrom, String skipped) {}
+
+    private final RedisServer server;
+    private final RedisCommands<String, String> admin;
+    private final TcpProxy proxy;
+    private final List<JvmProcess> holders;
+    private final String clientName;
+    private final Duration ttl;
+    private int nextHolder;
+
+    FaultInjector(
+            RedisServer server,
+            RedisCommands<String, String> admin,
+            TcpProxy proxy,
+            List<JvmProcess> holders,
+            String clientName,
+            Duration ttl) {
+        this.server = server;
+        this.admin = admin;
+        this.proxy = proxy;
+        this.holders = new ArrayList<>(holders);
+        this.clientName = clientName;
+        this.ttl = ttl;
+    }
+
+    Injected inject(Fault fault) {
+        if (fault.serverSide && server == null) {
+            return skipped(fault, "server fault skipped: --redis points at a server this run did not start");
+        }
+        return switch (fault) {
+            case HOLDER_KILL -> holder(fault, true);
+            case HOLDER_PAUSE -> holder(fault, false);
+            case SERVER_PAUSE_SHORT -> serverPause(fault, ttl.dividedBy(2));
+            case SERVER_PAUSE_LONG -> serverPause(fault, ttl.multipliedBy(3));
+            case PROXY_FREEZE -> {
+                long start = System.nanoTime();
+                proxy.freeze(true);
+                sleep(ttl.multipliedBy(3));
+                proxy.freeze(false);
+                long heal = System.nanoTime();
+                yield new Injected(fault, start, heal, heal, null);
+            }
+            case PROXY_LATENCY -> {
+                long start = System.nanoTime();
+                proxy.latency(ttl.dividedBy(10));
+                sleep(ttl.multipliedBy(2));
+                proxy.latency(Duration.ZERO);
+                long heal = System.nanoTime();
+                yield new Injected(fault, start, heal, heal, null);
+            }
+            case CLIENT_KILL -> clientKill(fault);
+            case DEBUG_SLEEP -> debugSleep(fault);
+            case RESTART_AOF, RESTART_NO_PERSISTENCE -> {
+                long start = System.nanoTime();
+                server.restart();
+                long heal = System.nanoTime();
+                yield new Injected(fault, start, heal, heal, null);
+            }
+        };
+    }
+
+    private Injected holder(Fault fault, boolean kill) {
+        JvmProcess holder = null;
+        while (nextHolder < holders.size() && holder == null) {
+            JvmProcess candidate = holders.get(nextHolder);
+            if (candidate.isAlive()) {
+                holder = candidate;
+            } else {
+                nextHolder++;
+            }
+        }
+        if (holder == null) {
+            return skipped(fault, "no live holder JVM left");
+        }
+        // the stall makes the holder sit inside its critical section, so the signal hits a real holder
+        holder.send("stall " + ttl.dividedBy(kill ? 1 : 5).toMillis());
+        try {
+            holder.awaitLine("HOLDING", ttl.multipliedBy(6).plusSeconds(10));
+        } catch (IllegalStateException e) {
+            return skipped(fault, "holder JVM never reported holding the lock: " + firstLine(e.getMessage()));
+        }
+        long start = System.nanoTime();
+        if (kill) {
+            holder.kill();
+            nextHolder++;
+            return new Injected(fault, start, start, start, null);
+        }
+        holder.pause();
+        sleep(ttl.multipliedBy(2));
+        holder.resume();
+        return new Injected(fault, start, System.nanoTime(), start, null);
+    }
+
+    private Injected serverPause(Fault fault, Duration duration) {
+        long start = System.nanoTime();
+        server.pause();
+        sleep(duration);
+        server.resume();
+        long heal = System.nanoTime();
+        return new Injected(fault, start, heal, heal, null);
+    }
+
+    private Injected clientKill(Fault fault) {
+        long start = System.nanoTime();
+        int killed = 0;
+        for (int round = 0; round < 3; round++) {
+            for (String line : admin.clientList().split("\n")) {
+                if (line.contains(" name=" + clientName + " ")) {
+                    String id = field(line, "id");
+                    if (id != null) {
+                        killed += admin.clientKill(KillArgs.Builder.id(Long.parseLong(id)))
+                                .intValue();
+                    }
+                }
+            }
+            sleep(ttl.dividedBy(10));
+        }
+        long heal = System.nanoTime();
+        return killed == 0
+                ? skipped(fault, "no connection named " + clientName + " found")
+                : new Injected(fault, start, heal, heal, null);
+    }
+
+    private Injected debugSleep(Fault fault) {
+        double seconds = ttl.multipliedBy(2).toMillis() / 1000.0;
+        long start = System.nanoTime();
+        try {
+            server.command(ttl.multipliedBy(4).plusSeconds(5), "DEBUG", "SLEEP", Double.toString(seconds));
+        } catch (RuntimeException e) {
+            return skipped(fault, "DEBUG SLEEP refused (" + firstLine(e.getMessage()) + ")");
+        }
+        long heal = System.nanoTime();
+        return new Injected(fault, start, heal, heal, null);
+    }
+
+    private static Injected skipped(Fault fault, String why) {
+        long now = System.nanoTime();
+        return new Injected(fault, now, now, now, why);
+    }
+
+    private static String field(String clientLine, String name) {
+        for (String part : clientLine.split(" ")) {
+            if (part.startsWith(name + "=")) {
+                return part.substring(name.length() + 1);
+            }
+        }
+        return null;
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "";
+        }
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+
+    static void sleep(Duration duration) {
+        try {
+            TimeUnit.NANOSECONDS.sleep(duration.toNanos());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
