@@ -34,6 +34,7 @@ final class FaultInjector {
     private final String clientName;
     private final Duration ttl;
     private int nextHolder;
+    private String holdFailure = "";
 
     FaultInjector(
             RedisServer server,
@@ -77,34 +78,50 @@ final class FaultInjector {
             }
             case CLIENT_KILL -> clientKill(fault);
             case DEBUG_SLEEP -> debugSleep(fault);
-            case RESTART_AOF, RESTART_NO_PERSISTENCE -> {
-                long start = System.nanoTime();
-                server.restart();
-                long heal = System.nanoTime();
-                yield new Injected(fault, start, heal, heal, null);
-            }
+            case RESTART_AOF, RESTART_NO_PERSISTENCE -> restart(fault);
         };
     }
 
-    private Injected holder(Fault fault, boolean kill) {
-        JvmProcess holder = null;
-        while (nextHolder < holders.size() && holder == null) {
+    /**
+     * Asks the next live holder JVM to stall inside its critical section and waits until it says it holds the lock,
+     * so the fault hits a real holder; returns {@code null} when no holder JVM could be brought there.
+     */
+    private JvmProcess holding(Duration stall) {
+        while (nextHolder < holders.size()) {
             JvmProcess candidate = holders.get(nextHolder);
-            if (candidate.isAlive()) {
-                holder = candidate;
-            } else {
+            if (!candidate.isAlive()) {
                 nextHolder++;
+                continue;
+            }
+            candidate.send("stall " + stall.toMillis());
+            try {
+                candidate.awaitLine("HOLDING", ttl.multipliedBy(6).plusSeconds(10));
+                return candidate;
+            } catch (IllegalStateException e) {
+                holdFailure = firstLine(e.getMessage());
+                return null;
             }
         }
-        if (holder == null) {
-            return skipped(fault, "no live holder JVM left");
+        holdFailure = "no live holder JVM left";
+        return null;
+    }
+
+    private Injected restart(Fault fault) {
+        // a restart while a holder JVM holds the lock: with AOF the lock must survive, without it is lost
+        JvmProcess holder = holders.isEmpty() ? null : holding(ttl.dividedBy(2));
+        if (!holders.isEmpty() && holder == null) {
+            return skipped(fault, "holder JVM never reported holding the lock: " + holdFailure);
         }
-        // the stall makes the holder sit inside its critical section, so the signal hits a real holder
-        holder.send("stall " + ttl.dividedBy(kill ? 1 : 5).toMillis());
-        try {
-            holder.awaitLine("HOLDING", ttl.multipliedBy(6).plusSeconds(10));
-        } catch (IllegalStateException e) {
-            return skipped(fault, "holder JVM never reported holding the lock: " + firstLine(e.getMessage()));
+        long start = System.nanoTime();
+        server.restart();
+        long heal = System.nanoTime();
+        return new Injected(fault, start, heal, heal, null);
+    }
+
+    private Injected holder(Fault fault, boolean kill) {
+        JvmProcess holder = holding(kill ? ttl : ttl.dividedBy(5));
+        if (holder == null) {
+            return skipped(fault, "holder JVM never reported holding the lock: " + holdFailure);
         }
         long start = System.nanoTime();
         if (kill) {

@@ -27,6 +27,7 @@ final class HolderProcess {
      * name, ttl ms, command timeout ms, hold max ms, seed, history file.
      */
     public static void main(String[] args) throws Exception {
+        Verify.quietClientLogs();
         String lockUri = args[0];
         String resourceUri = args[1];
         Duration ttl = Duration.ofMillis(Long.parseLong(args[8]));

@@ -156,7 +156,6 @@ final class ScenarioRunner {
             for (int i = 1; i <= holders.size(); i++) {
                 files.add(dir.resolve("jvm" + i + ".jsonl"));
             }
-            history.close();
             List<Op> ops = History.read(files.stream().filter(Files::exists).toList());
             List<Violation> violations = new ArrayList<>(stalls);
             violations.addAll(MutualExclusionChecker.check(ops));
