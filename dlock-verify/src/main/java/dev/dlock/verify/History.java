@@ -25,7 +25,11 @@ final class History implements AutoCloseable {
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
             this.out = Files.newBufferedWriter(
-                    file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                    file,
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open history " + file, e);
         }

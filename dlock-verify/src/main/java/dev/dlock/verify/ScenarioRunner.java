@@ -34,6 +34,12 @@ final class ScenarioRunner {
         long began = System.nanoTime();
         Path dir = run.outDir().resolve(scenario.name());
         Files.createDirectories(dir);
+        try (var old = Files.list(dir)) {
+            // a rerun with the same seed writes to the same directory: never mix two runs' histories
+            for (Path file : old.toList()) {
+                Files.delete(file);
+            }
+        }
         if (scenario.needsServerFaults() && run.server() == null) {
             return new ScenarioResult(
                     scenario,
