@@ -5,9 +5,9 @@ import dev.dlock.testkit.RedisServer;
 import io.lettuce.core.KillArgs;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Injects one scripted fault and reports when it started, when it healed and from when the lock must be free again.
@@ -31,6 +31,7 @@ final class FaultInjector {
     private final RedisCommands<String, String> admin;
     private final TcpProxy proxy;
     private final List<JvmProcess> holders;
+    private final Supplier<JvmProcess> replacement;
     private final String clientName;
     private final Duration ttl;
     private int nextHolder;
@@ -41,12 +42,14 @@ final class FaultInjector {
             RedisCommands<String, String> admin,
             TcpProxy proxy,
             List<JvmProcess> holders,
+            Supplier<JvmProcess> replacement,
             String clientName,
             Duration ttl) {
         this.server = server;
         this.admin = admin;
         this.proxy = proxy;
-        this.holders = new ArrayList<>(holders);
+        this.holders = holders;
+        this.replacement = replacement;
         this.clientName = clientName;
         this.ttl = ttl;
     }
@@ -127,7 +130,9 @@ final class FaultInjector {
         if (kill) {
             holder.kill();
             nextHolder++;
-            return new Injected(fault, start, start, start, null);
+            Injected done = new Injected(fault, start, start, start, null);
+            replacement.get();
+            return done;
         }
         holder.pause();
         sleep(ttl.multipliedBy(2));

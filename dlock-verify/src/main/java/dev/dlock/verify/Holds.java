@@ -16,10 +16,13 @@ final class Holds {
      * @param acquire the successful acquire
      * @param start when the acquire's reply arrived: the hold is valid from here
      * @param deadline the latest validity deadline the holder observed
-     * @param end where the interval is cut: the release's invocation or the deadline, whichever is earlier
+     * @param end where the interval is cut: the release's invocation, the lease reporting its loss, or the deadline,
+     *     whichever is earliest
+     * @param useEnd until when the holder may use the resource: the release's invocation or the deadline (not the loss:
+     *     the holder learns of it only at its next look, which may come after a use it had already begun)
      * @param uses the reads and writes made under this hold
      */
-    record Hold(Op acquire, long start, long deadline, long end, List<Op> uses) {
+    record Hold(Op acquire, long start, long deadline, long end, long useEnd, List<Op> uses) {
         String client() {
             return acquire.client();
         }
@@ -35,6 +38,7 @@ final class Holds {
         Map<String, Op> acquires = new HashMap<>();
         Map<String, Long> deadlines = new HashMap<>();
         Map<String, Long> releases = new HashMap<>();
+        Map<String, Long> losses = new HashMap<>();
         Map<String, List<Op>> uses = new HashMap<>();
         for (Op op : history) {
             if (op.is(Op.ACQUIRE) && op.ok()) {
@@ -51,6 +55,8 @@ final class Holds {
             }
             if (op.is(Op.RELEASE)) {
                 releases.merge(op.holdKey(), op.invoke(), Math::min);
+            } else if (op.is(Op.LOST)) {
+                losses.merge(op.holdKey(), op.invoke(), Math::min);
             } else if (op.is(Op.READ) || op.is(Op.WRITE)) {
                 uses.computeIfAbsent(op.holdKey(), k -> new ArrayList<>()).add(op);
             }
@@ -59,9 +65,10 @@ final class Holds {
         for (Map.Entry<String, Op> e : acquires.entrySet()) {
             String key = e.getKey();
             long deadline = deadlines.get(key);
-            long end = Math.min(deadline, releases.getOrDefault(key, Long.MAX_VALUE));
-            holds.add(
-                    new Hold(e.getValue(), e.getValue().complete(), deadline, end, uses.getOrDefault(key, List.of())));
+            long useEnd = Math.min(deadline, releases.getOrDefault(key, Long.MAX_VALUE));
+            long end = Math.min(useEnd, losses.getOrDefault(key, Long.MAX_VALUE));
+            holds.add(new Hold(
+                    e.getValue(), e.getValue().complete(), deadline, end, useEnd, uses.getOrDefault(key, List.of())));
         }
         holds.sort((a, b) -> Long.compare(a.start(), b.start()));
         return holds;

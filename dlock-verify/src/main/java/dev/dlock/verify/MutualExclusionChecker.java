@@ -7,8 +7,9 @@ import java.util.List;
 
 /**
  * Checker 1: no two holders' intervals overlap, each interval running from its acquire's reply to the release's
- * invocation and cut at the holder's own validity deadline; and no holder reads or writes the resource outside that
- * interval (a holder that ignores its deadline is caught here even when the fence saves the resource).
+ * invocation or the lease's report of its loss, and cut at the holder's own validity deadline; and no holder reads or
+ * writes the resource after its deadline or release (a holder that ignores its deadline is caught here even when the
+ * fence saves the resource).
  */
 final class MutualExclusionChecker {
 
@@ -40,7 +41,7 @@ final class MutualExclusionChecker {
                 latest = hold;
             }
             for (Op use : hold.uses()) {
-                if (use.invoke() < hold.start() || use.invoke() >= hold.end()) {
+                if (use.invoke() < hold.start() || use.invoke() >= hold.useEnd()) {
                     violations.add(new Violation(
                             Checker.MUTUAL_EXCLUSION,
                             String.format(
@@ -51,8 +52,8 @@ final class MutualExclusionChecker {
                                     use.token(),
                                     use.invoke(),
                                     hold.start(),
-                                    hold.end(),
-                                    (use.invoke() - hold.end()) / 1e6)));
+                                    hold.useEnd(),
+                                    (use.invoke() - hold.useEnd()) / 1e6)));
                 }
             }
         }

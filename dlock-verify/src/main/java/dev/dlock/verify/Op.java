@@ -8,7 +8,8 @@ package dev.dlock.verify;
  * @param client the client (thread or JVM) that ran it, for example {@code t1} or {@code jvm1}
  * @param pid the process id of the client's JVM
  * @param seq the client's own sequence number of this operation
- * @param type {@code acquire}, {@code read}, {@code write}, {@code release}, or {@code fault}
+ * @param type {@code acquire}, {@code read}, {@code write}, {@code release}, {@code lost} (the lease reported its
+ *     loss), or {@code fault}
  * @param invoke nanoTime before the call (for a fault: when it was injected)
  * @param complete nanoTime after the call returned, or {@link Long#MAX_VALUE} when it never returned (the process
  *     died); for a fault: when it healed
@@ -44,6 +45,7 @@ record Op(
     static final String WRITE = "write";
     static final String RELEASE = "release";
     static final String FAULT = "fault";
+    static final String LOST = "lost";
 
     boolean ok() {
         return OK.equals(outcome);

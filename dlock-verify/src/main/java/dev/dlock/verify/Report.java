@@ -69,6 +69,17 @@ public final class Report {
     }
 
     /**
+     * Returns the number of scripted faults that could not be injected (each is listed in {@link #text()}).
+     *
+     * @return the number of skipped faults
+     */
+    public int skippedFaults() {
+        return results.stream()
+                .mapToInt(r -> r.faults().size() - r.injectedFaults())
+                .sum();
+    }
+
+    /**
      * Returns the number of negative controls that ran.
      *
      * @return the number of controls
@@ -164,8 +175,8 @@ public final class Report {
             out.append("... ").append(shown - SHOWN_VIOLATIONS).append(" more in violations.txt files\n");
         }
         out.append(String.format(
-                "total: %d operations, %d faults, %d violations, controls caught %d/%d; histories in %s%n",
-                operations(), faults(), violations(), controlsCaught(), controls(), outDir));
+                "total: %d operations, %d faults (%d skipped), %d violations, controls caught %d/%d; histories in %s%n",
+                operations(), faults(), skippedFaults(), violations(), controlsCaught(), controls(), outDir));
         out.append(clean() ? "RESULT: PASS" : "RESULT: FAIL").append('\n');
         return out.toString();
     }

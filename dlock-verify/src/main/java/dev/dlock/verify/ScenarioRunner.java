@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Runs one scenario: starts the holder JVMs, the proxy and the in-process workers, injects the faults when the acquire
@@ -109,8 +110,17 @@ final class ScenarioRunner {
             }
             threads.forEach(Thread::start);
 
-            FaultInjector injector =
-                    new FaultInjector(lockServer, admin.sync(), proxy, holders, run.clientName(), run.ttl());
+            // a killed holder JVM is replaced, so every round of the long tier finds a holder to signal
+            Supplier<JvmProcess> replacement = () -> {
+                int i = holders.size() + 1;
+                JvmProcess fresh = startHolder(scenario, "jvm" + i, lockUri, resourceUri, resourceBase, dir, i);
+                holders.add(fresh);
+                closeLast.add(fresh);
+                fresh.awaitLine("READY", Duration.ofSeconds(60));
+                return fresh;
+            };
+            FaultInjector injector = new FaultInjector(
+                    lockServer, admin.sync(), proxy, holders, replacement, run.clientName(), run.ttl());
             long lastTrigger = 0;
             long livenessUntil = System.nanoTime();
             for (long[] step : schedule(scenario)) {

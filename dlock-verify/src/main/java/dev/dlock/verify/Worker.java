@@ -137,6 +137,9 @@ final class Worker implements Runnable {
                 token = lease == null ? 0 : lease.fencingToken();
                 deadline = lease == null ? 0 : tc + lease.remaining().toNanos();
                 end(op, tc, lease != null ? Op.OK : Op.FAIL, token, deadline, lease != null ? "" : "busy");
+                if (lease != null) {
+                    recordLoss(lease, op.seq());
+                }
             }
         } catch (RuntimeException e) {
             end(op, System.nanoTime(), Op.UNKNOWN, 0, 0, describe(e));
@@ -245,6 +248,33 @@ final class Worker implements Runnable {
         }
         long now = System.nanoTime();
         return now + lease.remaining().toNanos();
+    }
+
+    /**
+     * Records the moment the lease reports itself lost: from then on it is not valid, whatever its deadline said.
+     * Runs on the client's timer thread, hence its own sequence number (the acquire's, negated).
+     */
+    private void recordLoss(Lease lease, long acquireSeq) {
+        long token = lease.fencingToken();
+        lease.onLost(loss -> {
+            long now = System.nanoTime();
+            Op lost = new Op(
+                    spec.scenario(),
+                    spec.client(),
+                    pid,
+                    -acquireSeq,
+                    Op.LOST,
+                    now,
+                    now,
+                    Op.OK,
+                    token,
+                    0,
+                    "",
+                    0,
+                    loss.getMessage());
+            history.invoked(lost);
+            history.completed(lost);
+        });
     }
 
     private void release(Lease lease, long token) {

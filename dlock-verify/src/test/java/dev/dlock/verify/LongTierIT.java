@@ -24,6 +24,7 @@ final class LongTierIT {
         assertThat(report.violations())
                 .as("violations, seed %d:%n%s", seed, report)
                 .isZero();
+        assertThat(report.skippedFaults()).as("skipped faults:%n%s", report).isZero();
         assertThat(report.exitCode()).isZero();
     }
 }

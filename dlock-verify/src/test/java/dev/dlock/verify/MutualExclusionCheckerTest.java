@@ -63,4 +63,13 @@ final class MutualExclusionCheckerTest {
                 Ops.op("c", Op.ACQUIRE, 5, 20, Op.FAIL, 0, 0, "", "busy"));
         assertThat(MutualExclusionChecker.check(history)).isEmpty();
     }
+
+    @Test
+    void check_whenSecondHolderStartsBeforeTheFirstLeaseReportedItsLoss_reportsOverlap() {
+        Op lost = Ops.op("a", Op.LOST, 400, 400, Op.OK, 1, 0, "", "renewal found the key gone");
+        List<Op> overlapping = List.of(acquire("a", 0, 10, 1, 1000), lost, acquire("b", 5, 300, 2, 1300));
+        assertThat(MutualExclusionChecker.check(overlapping)).hasSize(1);
+        List<Op> after = List.of(acquire("a", 0, 10, 1, 1000), lost, acquire("b", 5, 450, 2, 1450));
+        assertThat(MutualExclusionChecker.check(after)).isEmpty();
+    }
 }

@@ -25,7 +25,8 @@ final class QuickTierIT {
         assertThat(report.violations())
                 .as("violations, seed %d:%n%s", seed, report)
                 .isZero();
-        assertThat(report.faults()).as("faults injected").isEqualTo(10);
+        assertThat(report.faults()).as("faults injected:%n%s", report).isEqualTo(10);
+        assertThat(report.skippedFaults()).isZero();
         assertThat(report.exitCode()).isZero();
     }
 }
