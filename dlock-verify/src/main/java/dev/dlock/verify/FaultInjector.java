@@ -6,6 +6,7 @@ import io.lettuce.core.KillArgs;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -30,6 +31,7 @@ final class FaultInjector {
     private final RedisServer server;
     private final RedisCommands<String, String> admin;
     private final TcpProxy proxy;
+    private final Proxied proxied;
     private final List<JvmProcess> holders;
     private final Supplier<JvmProcess> replacement;
     private final String clientName;
@@ -40,18 +42,43 @@ final class FaultInjector {
     FaultInjector(
             RedisServer server,
             RedisCommands<String, String> admin,
-            TcpProxy proxy,
+            Proxied proxied,
             List<JvmProcess> holders,
             Supplier<JvmProcess> replacement,
             String clientName,
             Duration ttl) {
         this.server = server;
         this.admin = admin;
-        this.proxy = proxy;
+        this.proxied = proxied;
+        this.proxy = proxied.proxy();
         this.holders = holders;
         this.replacement = replacement;
         this.clientName = clientName;
         this.ttl = ttl;
+    }
+
+    /**
+     * The client behind the proxy.
+     *
+     * @param proxy the proxy between it and Redis
+     * @param worker its worker, or {@code null} in a control scenario
+     * @param says the lines its worker announces
+     */
+    record Proxied(TcpProxy proxy, Worker worker, BlockingQueue<String> says) {
+        boolean holding(Duration stall, Duration timeout) {
+            if (worker == null) {
+                return false;
+            }
+            says.clear();
+            worker.stallNextHold(stall);
+            try {
+                String line = says.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                return line != null && line.startsWith("HOLDING");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
     }
 
     Injected inject(Fault fault) {
@@ -64,6 +91,10 @@ final class FaultInjector {
             case SERVER_PAUSE_SHORT -> serverPause(fault, ttl.dividedBy(2));
             case SERVER_PAUSE_LONG -> serverPause(fault, ttl.multipliedBy(3));
             case PROXY_FREEZE -> {
+                // freeze while the proxied client holds the lock: a partitioned holder, not just a partitioned waiter
+                if (!proxied.holding(ttl.dividedBy(5), ttl.multipliedBy(6).plusSeconds(10))) {
+                    yield skipped(fault, "the proxied client never held the lock");
+                }
                 long start = System.nanoTime();
                 proxy.freeze(true);
                 sleep(ttl.multipliedBy(3));

@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -90,21 +92,26 @@ final class ScenarioRunner {
                     ? new String[][] {{"t1", "d"}, {"t2", "d"}, {"t3", "d"}, {"t4", "d"}}
                     : new String[][] {{"t1", "d"}, {"t2", "a"}, {"p1", "p"}};
             int index = 0;
+            Worker proxiedWorker = null;
+            BlockingQueue<String> proxiedSays = new LinkedBlockingQueue<>();
             for (String[] worker : plan) {
                 StatefulRedisConnection<String, String> connection = raw.connect();
                 closeLast.add(connection);
                 Worker.Spec spec = spec(scenario, worker[0], worker[1].equals("a"), index++);
-                Thread thread = new Thread(
-                        new Worker(
-                                spec,
-                                worker[1].equals("p") ? proxied : direct,
-                                connection.sync(),
-                                resource,
-                                history,
-                                acquires,
-                                stop,
-                                line -> {}),
-                        "dlock-verify-" + scenario.name() + "-" + worker[0]);
+                boolean viaProxy = worker[1].equals("p");
+                Worker body = new Worker(
+                        spec,
+                        viaProxy ? proxied : direct,
+                        connection.sync(),
+                        resource,
+                        history,
+                        acquires,
+                        stop,
+                        viaProxy ? proxiedSays::add : line -> {});
+                if (viaProxy) {
+                    proxiedWorker = body;
+                }
+                Thread thread = new Thread(body, "dlock-verify-" + scenario.name() + "-" + worker[0]);
                 thread.setDaemon(true);
                 threads.add(thread);
             }
@@ -120,7 +127,13 @@ final class ScenarioRunner {
                 return fresh;
             };
             FaultInjector injector = new FaultInjector(
-                    lockServer, admin.sync(), proxy, holders, replacement, run.clientName(), run.ttl());
+                    lockServer,
+                    admin.sync(),
+                    new FaultInjector.Proxied(proxy, proxiedWorker, proxiedSays),
+                    holders,
+                    replacement,
+                    run.clientName(),
+                    run.ttl());
             long lastTrigger = 0;
             long livenessUntil = System.nanoTime();
             for (long[] step : schedule(scenario)) {
