@@ -92,7 +92,7 @@ final class FaultInjector {
             case SERVER_PAUSE_LONG -> serverPause(fault, ttl.multipliedBy(3));
             case PROXY_FREEZE -> {
                 // freeze while the proxied client holds the lock: a partitioned holder, not just a partitioned waiter
-                if (!proxied.holding(ttl.dividedBy(5), ttl.multipliedBy(6).plusSeconds(10))) {
+                if (!proxied.holding(ttl.dividedBy(5), ttl.multipliedBy(10).plusSeconds(10))) {
                     yield skipped(fault, "the proxied client never held the lock");
                 }
                 long start = System.nanoTime();
@@ -129,7 +129,7 @@ final class FaultInjector {
             }
             candidate.send("stall " + stall.toMillis());
             try {
-                candidate.awaitLine("HOLDING", ttl.multipliedBy(6).plusSeconds(10));
+                candidate.awaitLine("HOLDING", ttl.multipliedBy(10).plusSeconds(10));
                 return candidate;
             } catch (IllegalStateException e) {
                 holdFailure = firstLine(e.getMessage());

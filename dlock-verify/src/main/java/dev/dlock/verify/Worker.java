@@ -153,6 +153,9 @@ final class Worker implements Runnable {
         } finally {
             release(lease, token);
         }
+        // think time: a releasing thread that tries again at once barges past every woken remote waiter (the lock is
+        // not fair), and the holder JVMs the faults need would starve
+        pause(Duration.ofNanos((long) (random.nextDouble() * spec.holdMax().toNanos() / 2)));
     }
 
     private Optional<Lease> acquire(Duration wait) {
