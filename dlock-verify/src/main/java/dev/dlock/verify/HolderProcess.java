@@ -1,0 +1,104 @@
+package dev.dlock.verify;
+
+import dev.dlock.LockClient;
+import dev.dlock.LockConnectionException;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A holder client in its own JVM: runs one honest {@link Worker} and writes its history to its own file. Prints
+ * {@code READY} once connected and {@code HOLDING <token>} when a requested stall begins; reads {@code stall <ms>} and
+ * {@code stop} from stdin. The orchestrator SIGKILLs or SIGSTOPs it while it prints {@code HOLDING}.
+ */
+final class HolderProcess {
+
+    private HolderProcess() {}
+
+    /**
+     * Arguments: lock URI, resource URI, scenario, client label, lock name, resource key base, key prefix, client
+     * name, ttl ms, command timeout ms, hold max ms, seed, history file.
+     */
+    public static void main(String[] args) throws Exception {
+        Verify.quietClientLogs();
+        String lockUri = args[0];
+        String resourceUri = args[1];
+        Duration ttl = Duration.ofMillis(Long.parseLong(args[8]));
+        Duration commandTimeout = Duration.ofMillis(Long.parseLong(args[9]));
+        Worker.Spec spec = new Worker.Spec(
+                args[2],
+                args[3],
+                Worker.Variant.HONEST,
+                args[4],
+                args[6],
+                ttl,
+                commandTimeout,
+                Duration.ofMillis(Long.parseLong(args[10])),
+                Long.parseLong(args[11]),
+                false);
+        AtomicBoolean stop = new AtomicBoolean();
+        RedisURI uri = RedisURI.create(resourceUri);
+        uri.setTimeout(commandTimeout);
+        RedisClient raw = RedisClient.create(uri);
+        try (History history = new History(Path.of(args[12]));
+                LockClient client = connect(lockUri, ttl, args[6], args[7], commandTimeout);
+                StatefulRedisConnection<String, String> connection = raw.connect()) {
+            Worker worker = new Worker(
+                    spec,
+                    client,
+                    connection.sync(),
+                    new FencedResource(args[5], true),
+                    history,
+                    new AtomicLong(),
+                    stop,
+                    line -> {
+                        System.out.println(line);
+                        System.out.flush();
+                    });
+            Thread thread = new Thread(worker, "holder-" + args[3]);
+            thread.start();
+            System.out.println("READY");
+            System.out.flush();
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            for (String line; (line = in.readLine()) != null; ) {
+                if (line.startsWith("stall ")) {
+                    worker.stallNextHold(
+                            Duration.ofMillis(Long.parseLong(line.substring(6).trim())));
+                } else if (line.equals("stop")) {
+                    break;
+                }
+            }
+            stop.set(true);
+            thread.join();
+        } finally {
+            raw.shutdown();
+        }
+        System.out.println("STOPPED");
+    }
+
+    /** A cold JVM on a busy machine can miss the first connect timeout; the workload has not started yet. */
+    private static LockClient connect(String uri, Duration ttl, String prefix, String name, Duration timeout) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return LockClient.builder()
+                        .redisUri(uri)
+                        .leaseTime(ttl)
+                        .keyPrefix(prefix)
+                        .clientName(name)
+                        .commandTimeout(timeout)
+                        .build();
+            } catch (LockConnectionException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+            }
+        }
+    }
+}

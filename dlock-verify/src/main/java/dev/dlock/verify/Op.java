@@ -1,0 +1,79 @@
+package dev.dlock.verify;
+
+/**
+ * One recorded operation of the history. Times are {@link System#nanoTime()} values: on Linux every JVM on one machine
+ * reads the same {@code CLOCK_MONOTONIC}, so times recorded by different processes of one run are comparable.
+ *
+ * @param scenario the scenario the operation belongs to
+ * @param client the client (thread or JVM) that ran it, for example {@code t1} or {@code jvm1}
+ * @param pid the process id of the client's JVM
+ * @param seq the client's own sequence number of this operation
+ * @param type {@code acquire}, {@code read}, {@code write}, {@code release}, {@code lost} (the lease reported its
+ *     loss), or {@code fault}
+ * @param invoke nanoTime before the call (for a fault: when it was injected)
+ * @param complete nanoTime after the call returned, or {@link Long#MAX_VALUE} when it never returned (the process
+ *     died); for a fault: when it healed
+ * @param outcome {@code ok}, {@code fail} (definitely did not happen) or {@code unknown}
+ * @param token the fencing token of the hold the operation belongs to, or 0
+ * @param deadline the hold's validity deadline (nanoTime) as observed by the client at this operation, or 0; for a
+ *     fault, the time from which the lock must be taken again within TTL + 1 s
+ * @param element the element a write appends to the list, or empty
+ * @param timeoutNanos how long the call may take by its own contract, or 0 when unbounded
+ * @param detail free text: why it failed, or for a fault its name
+ */
+record Op(
+        String scenario,
+        String client,
+        long pid,
+        long seq,
+        String type,
+        long invoke,
+        long complete,
+        String outcome,
+        long token,
+        long deadline,
+        String element,
+        long timeoutNanos,
+        String detail) {
+
+    static final String OK = "ok";
+    static final String FAIL = "fail";
+    static final String UNKNOWN = "unknown";
+
+    static final String ACQUIRE = "acquire";
+    static final String READ = "read";
+    static final String WRITE = "write";
+    static final String RELEASE = "release";
+    static final String FAULT = "fault";
+    static final String LOST = "lost";
+
+    boolean ok() {
+        return OK.equals(outcome);
+    }
+
+    boolean is(String kind) {
+        return type.equals(kind);
+    }
+
+    /** The key of the hold this operation belongs to: a client's lease is identified by its token. */
+    String holdKey() {
+        return client + "#" + token;
+    }
+
+    Op completed(long completeNanos, String newOutcome, long newToken, long newDeadline, String newDetail) {
+        return new Op(
+                scenario,
+                client,
+                pid,
+                seq,
+                type,
+                invoke,
+                completeNanos,
+                newOutcome,
+                newToken,
+                newDeadline,
+                element,
+                timeoutNanos,
+                newDetail);
+    }
+}

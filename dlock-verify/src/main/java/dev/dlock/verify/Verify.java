@@ -1,0 +1,103 @@
+package dev.dlock.verify;
+
+import dev.dlock.testkit.RedisServer;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The torture run behind {@code dlock verify}: runs every scenario and negative control and checks the histories.
+ *
+ * <pre>{@code
+ * Report report = Verify.run(Options.parse("--seed", "42"));
+ * System.out.print(report.text());
+ * System.exit(report.exitCode());
+ * }</pre>
+ *
+ * <p>Without {@code --redis} it starts two private {@code redis-server}s on loopback (one with AOF, {@code appendfsync
+ * always}, one without persistence) and removes them at the end. With {@code --redis} it uses only keys under a
+ * prefix unique to the run, deletes them afterwards, never flushes, and never signals the server. Not thread-safe:
+ * one run at a time per JVM is intended.
+ */
+public final class Verify {
+
+    /** Kept strongly reachable: JUL forgets the level of a logger that was garbage collected. */
+    private static final java.util.logging.Logger[] QUIET = {
+        java.util.logging.Logger.getLogger("io.lettuce"), java.util.logging.Logger.getLogger("io.netty")
+    };
+
+    private Verify() {}
+
+    /** Reconnect chatter of the Redis client would bury the one-screen report; faults cause plenty of it. */
+    static void quietClientLogs() {
+        for (java.util.logging.Logger logger : QUIET) {
+            logger.setLevel(java.util.logging.Level.OFF);
+        }
+    }
+
+    /**
+     * Runs the torture run.
+     *
+     * @param options the options
+     * @return the report
+     * @throws Exception if the run itself cannot be set up (a server does not start, a directory cannot be written)
+     */
+    public static Report run(Options options) throws Exception {
+        return run(options, Scenario.all());
+    }
+
+    /** Runs only {@code scenarios} (tests use a subset). */
+    static Report run(Options options, List<Scenario> scenarios) throws Exception {
+        Files.createDirectories(options.outDir());
+        quietClientLogs();
+        Duration ttl = Duration.ofMillis(options.longTier() ? 2000 : 1000);
+        String runId = Long.toString(options.seed()) + "-"
+                + UUID.randomUUID().toString().substring(0, 8);
+        RedisServer aof = null;
+        RedisServer volatileServer = null;
+        try {
+            String uri = options.redisUri();
+            String where;
+            if (uri == null) {
+                aof = RedisServer.builder().aof(true).start();
+                volatileServer = RedisServer.builder().aof(false).start();
+                uri = aof.uri();
+                where = "private redis-server " + aof.version() + " (AOF always, and one without persistence)";
+            } else {
+                where = "user's Redis (server faults skipped, this run never signals it)";
+            }
+            RunSettings settings = new RunSettings(
+                    uri,
+                    aof,
+                    volatileServer,
+                    ttl,
+                    ttl.multipliedBy(2),
+                    ttl.dividedBy(10),
+                    options.seed(),
+                    options.longTier() ? 3 : 1,
+                    options.longTier() ? 60 : 20,
+                    "dlock-verify-" + runId,
+                    "dlock-verify-" + runId,
+                    options.outDir().toAbsolutePath(),
+                    ttl.multipliedBy(30).plusSeconds(30));
+            ScenarioRunner runner = new ScenarioRunner(settings);
+            List<ScenarioResult> results = new ArrayList<>();
+            for (Scenario scenario : scenarios) {
+                results.add(runner.run(scenario));
+            }
+            String header = String.format(
+                    "dlock verify: seed %d, %s tier, TTL %d ms, %s",
+                    options.seed(), options.longTier() ? "long" : "quick", ttl.toMillis(), where);
+            return new Report(header, results, options.outDir().toAbsolutePath());
+        } finally {
+            if (aof != null) {
+                aof.close();
+            }
+            if (volatileServer != null) {
+                volatileServer.close();
+            }
+        }
+    }
+}

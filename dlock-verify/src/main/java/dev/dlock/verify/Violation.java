@@ -1,0 +1,30 @@
+package dev.dlock.verify;
+
+/**
+ * One violation found by a checker.
+ *
+ * @param checker the checker that found it
+ * @param message what was seen, naming clients, tokens and times
+ */
+record Violation(Checker checker, String message) {
+
+    /** The five checkers, numbered as in the issue. */
+    enum Checker {
+        MUTUAL_EXCLUSION("1 mutual exclusion"),
+        FENCE("2 fenced resource"),
+        LOST_UPDATE("3 no lost update"),
+        TOKEN_ORDER("4 token order"),
+        LIVENESS("5 liveness");
+
+        final String label;
+
+        Checker(String label) {
+            this.label = label;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return checker.label + ": " + message;
+    }
+}

@@ -1,0 +1,30 @@
+package dev.dlock.verify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * The long tier ({@code mvn -B verify -Pverify-long -pl dlock-verify -am}): three rounds of every fault with 2 s
+ * leases. Its figures are recorded in {@code docs/verification.md}.
+ */
+@EnabledIfSystemProperty(named = "dlock.verify.long", matches = "true")
+final class LongTierIT {
+
+    @Test
+    void longTier_isCleanAndCatchesEveryControl() throws Exception {
+        long seed = Long.getLong("dlock.verify.seed", System.nanoTime() & 0xFFFFFFL);
+        Report report = Verify.run(new Options(null, seed, true, Path.of("target", "dlock-verify", "long-" + seed)));
+        System.out.print(report.text());
+        assertThat(report.controlsCaught())
+                .as("controls caught, seed %d:%n%s", seed, report)
+                .isEqualTo(3);
+        assertThat(report.violations())
+                .as("violations, seed %d:%n%s", seed, report)
+                .isZero();
+        assertThat(report.skippedFaults()).as("skipped faults:%n%s", report).isZero();
+        assertThat(report.exitCode()).isZero();
+    }
+}

@@ -1,0 +1,59 @@
+package dev.dlock.verify;
+
+/** Builds hand-made history operations for the checker tests; times are in milliseconds for readability. */
+final class Ops {
+    private static long seq;
+
+    private Ops() {}
+
+    static long ms(long millis) {
+        return millis * 1_000_000L;
+    }
+
+    static Op acquire(String client, long invoke, long complete, long token, long deadline) {
+        return op(client, Op.ACQUIRE, invoke, complete, Op.OK, token, deadline, "", "");
+    }
+
+    static Op release(String client, long invoke, long complete, long token) {
+        return op(client, Op.RELEASE, invoke, complete, Op.OK, token, 0, "", "");
+    }
+
+    static Op write(String client, long invoke, long complete, String outcome, long token, String element) {
+        return op(
+                client,
+                Op.WRITE,
+                invoke,
+                complete,
+                outcome,
+                token,
+                0,
+                element,
+                Op.FAIL.equals(outcome) ? FenceChecker.REJECTED : "");
+    }
+
+    static Op op(
+            String client,
+            String type,
+            long invoke,
+            long complete,
+            String outcome,
+            long token,
+            long deadline,
+            String element,
+            String detail) {
+        return new Op(
+                "test",
+                client,
+                1,
+                ++seq,
+                type,
+                ms(invoke),
+                complete == Long.MAX_VALUE ? complete : ms(complete),
+                outcome,
+                token,
+                deadline == 0 ? 0 : ms(deadline),
+                element,
+                ms(5000),
+                detail);
+    }
+}

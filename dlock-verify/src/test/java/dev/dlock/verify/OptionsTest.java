@@ -1,0 +1,51 @@
+package dev.dlock.verify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+final class OptionsTest {
+
+    @Test
+    void parse_readsEveryOption() {
+        Options options = Options.parse("--redis", "redis://127.0.0.1:7000", "--seed", "42", "--long", "--out", "x");
+        assertThat(options).isEqualTo(new Options("redis://127.0.0.1:7000", 42, true, Path.of("x")));
+    }
+
+    @Test
+    void parse_withoutSeed_picksOneAndUsesItInTheDefaultDirectory() {
+        Options options = Options.parse();
+        assertThat(options.redisUri()).isNull();
+        assertThat(options.longTier()).isFalse();
+        assertThat(options.outDir()).isEqualTo(Path.of("target", "dlock-verify", Long.toString(options.seed())));
+    }
+
+    @Test
+    void parse_whenArgumentIsUnknownOrValueMissing_namesIt() {
+        assertThatThrownBy(() -> Options.parse("--sed", "1")).hasMessageContaining("unknown argument '--sed'");
+        assertThatThrownBy(() -> Options.parse("--seed")).hasMessageContaining("--seed needs a value");
+        assertThatThrownBy(() -> Options.parse("--seed", "x")).hasMessageContaining("--seed must be an integer");
+        assertThatThrownBy(() -> Options.parse("--redis", "--long")).hasMessageContaining("--redis needs a value");
+    }
+
+    @Test
+    void run_withBadArguments_printsUsageAndReturns2() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = VerifyMain.run(
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                "--bogus");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("usage: dlock verify");
+    }
+
+    @Test
+    void viaProxy_refusesTlsAndSentinelUris() {
+        assertThatThrownBy(() -> ScenarioRunner.viaProxy("rediss://h:1", 2)).hasMessageContaining("redis:// URIs only");
+    }
+}
