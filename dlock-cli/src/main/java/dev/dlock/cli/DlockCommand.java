@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
             ReleaseCommand.class,
             DemoCommand.class,
             WorkerCommand.class,
+            VerifyCommand.class,
             CompletionCommand.class,
             CommandLine.HelpCommand.class
         })

@@ -56,7 +56,7 @@ final class UsageIT {
         assertThat(version.exitCode()).isZero();
         assertThat(version.stdout()).startsWith("dlock ").doesNotContain("development build");
 
-        for (String command : new String[] {"run", "status", "list", "release", "demo", "completion"}) {
+        for (String command : new String[] {"run", "status", "list", "release", "demo", "verify", "completion"}) {
             Cli help = Cli.run(command, "--help");
             assertThat(help.exitCode()).as(command).isZero();
             assertThat(help.stdout()).as(command).contains("Usage: dlock " + command, "--help", "--version");
@@ -72,5 +72,16 @@ final class UsageIT {
         assertThat(completion.stdout())
                 .contains("complete -F", "dlock")
                 .contains("run", "status", "list", "release", "demo");
+    }
+
+    @Test
+    void verify_badSeed_exits64_unreachableRedis_exits69() {
+        Cli seed = Cli.run("verify", "--seed", "soon");
+        assertThat(seed.exitCode()).isEqualTo(64);
+        assertThat(seed.stderr()).contains("--seed");
+
+        Cli down = Cli.run("verify", "--redis", "redis://127.0.0.1:" + Cli.freePort());
+        assertThat(down.exitCode()).as(down.toString()).isEqualTo(69);
+        assertThat(down.stderr()).contains("127.0.0.1");
     }
 }
