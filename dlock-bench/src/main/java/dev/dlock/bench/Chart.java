@@ -52,7 +52,7 @@ final class Chart {
         for (Peer p : w.peers()) {
             if (runs.has(w, p)) {
                 double v = runs.spread(w, p, metric).median();
-                data.addValue(Double.isNaN(v) ? 0 : v, metric.column, p.label);
+                data.addValue(Double.isNaN(v) ? 0 : v, metric.column, p.shortLabel);
             }
         }
         String title = w.title + (w == Workload.W6 ? " (lower is better)" : "");
@@ -66,7 +66,7 @@ final class Chart {
         BarRenderer renderer = new BarRenderer() {
             @Override
             public java.awt.Paint getItemPaint(int row, int column) {
-                return data.getColumnKey(column).equals(Peer.DLOCK.label) ? DLOCK : OTHER;
+                return data.getColumnKey(column).equals(Peer.DLOCK.shortLabel) ? DLOCK : OTHER;
             }
         };
         renderer.setBarPainter(new StandardBarPainter());

@@ -8,17 +8,19 @@ import java.util.concurrent.locks.Lock;
  * time (the watchdog's lease where the peer has one), and otherwise its defaults.
  */
 enum Peer {
-    DLOCK("dlock"),
-    REDISSON("Redisson RLock"),
-    SPRING_PUB_SUB("Spring RedisLockRegistry PUB_SUB"),
-    SPRING_SPIN("Spring RedisLockRegistry SPIN"),
-    NAIVE("naive SET NX PX + 1 ms poll"),
-    FLOOR("raw Lettuce floor");
+    DLOCK("dlock", "dlock"),
+    REDISSON("Redisson RLock", "Redisson"),
+    SPRING_PUB_SUB("Spring RedisLockRegistry PUB_SUB", "Spring PUB_SUB"),
+    SPRING_SPIN("Spring RedisLockRegistry SPIN", "Spring SPIN"),
+    NAIVE("naive SET NX PX + 1 ms poll", "naive 1 ms poll"),
+    FLOOR("raw Lettuce floor", "floor");
 
     final String label;
+    final String shortLabel;
 
-    Peer(String label) {
+    Peer(String label, String shortLabel) {
         this.label = label;
+        this.shortLabel = shortLabel;
     }
 
     /** Whether this peer can wait for a busy lock (the floor cannot: it is one try). */

@@ -27,7 +27,7 @@ record Settings(
         long processWarmupMillis) {
 
     static Settings full() {
-        return new Settings(3, 2000, 3000, Duration.ofSeconds(30), 10_000, Duration.ofSeconds(3), 3, 100_000, 1500);
+        return new Settings(3, 2000, 3000, Duration.ofSeconds(30), 10_000, Duration.ofSeconds(3), 3, 100_000, 4000);
     }
 
     static Settings quick() {
