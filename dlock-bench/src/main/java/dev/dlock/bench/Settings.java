@@ -43,4 +43,17 @@ record Settings(
     long monitorMillis() {
         return Math.min(1000, warmupMillis / 2);
     }
+
+    Settings withMeasureMillis(long millis) {
+        return new Settings(
+                runs,
+                warmupMillis,
+                millis,
+                lease,
+                manyLeases,
+                manyLeasesLease,
+                watchIntervals,
+                benchmarkRequests,
+                processWarmupMillis);
+    }
 }
