@@ -40,7 +40,8 @@ public final class BenchMain {
                 case "--peers" -> peers = parse(Peer.class, args[++i]);
                 case "--docs" -> docs = Path.of(args[++i]);
                 case "--no-report" -> report = false;
-                case "--measure-ms" -> settings = settings.withMeasureMillis(Long.parseLong(args[++i]));
+                case "--measure-ms" ->
+                    settings = settings.withPhaseMillis(settings.warmupMillis(), Long.parseLong(args[++i]));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -51,9 +52,10 @@ public final class BenchMain {
         try (RedisServer server = RedisServer.builder().start()) {
             System.out.printf(
                     "redis-server %s on port %d; load average before: %s%n", server.version(), server.port(), load);
+            warmUp(server, settings, peers);
             for (int run = 1; run <= settings.runs(); run++) {
                 for (Workload workload : workloads) {
-                    for (Peer peer : workload.peers()) {
+                    for (Peer peer : inRunOrder(workload.peers(), run)) {
                         if (!peers.contains(peer)) {
                             continue;
                         }
@@ -73,6 +75,27 @@ public final class BenchMain {
                 System.out.println("wrote " + docs.resolve("benchmarks.md") + " and " + docs.resolve("benchmarks.png"));
             }
         }
+    }
+
+    /**
+     * Compiles every peer's uncontended path once before anything is measured, so that the first peer of the first
+     * run does not pay for the JIT alone; nothing of this round is reported.
+     */
+    private static void warmUp(RedisServer server, Settings settings, Set<Peer> peers) {
+        Settings brief = settings.withPhaseMillis(Math.min(1000, settings.warmupMillis()), 500);
+        for (Peer peer : Workload.W1.peers()) {
+            if (peers.contains(peer)) {
+                InProcessRun.run(Workload.W1, peer, server, brief, 0);
+                server.command("FLUSHALL");
+            }
+        }
+    }
+
+    /** Rotates the peers by one place per run, so that no peer always runs first (or right after another). */
+    static List<Peer> inRunOrder(List<Peer> peers, int run) {
+        List<Peer> order = new ArrayList<>(peers);
+        java.util.Collections.rotate(order, -((run - 1) % Math.max(1, order.size())));
+        return order;
     }
 
     private static Measurement measure(Workload workload, Peer peer, RedisServer server, Settings settings, int run) {

@@ -16,8 +16,14 @@ final class Notes {
             (one `SET NX PX` and one compare-and-delete `EVALSHA`, no waiting — W1/W2 only). One client object per \
             peer, shared by the threads of a phase; Netty is aligned on the 4.2 line that Lettuce 7.7 needs \
             (Redisson 3.52 is built on 4.1 and runs on it).
-            - **Windows.** Every phase warms up, then measures a fixed window; only pairs whose `lock()` returned in \
-            the window count. Pairs/s = those pairs ÷ the window.
+            - **Spring's own behaviour worth knowing.** `RedisLockRegistry` hands out one lock object per name and \
+            guards it with a local `ReentrantLock`, so the threads of one process queue locally and only one of them \
+            talks to Redis at a time (W3/W4); `SPIN_LOCK` sleeps `idleBetweenTries` (default 100 ms) between tries. \
+            Both are its defaults and are left as they are.
+            - **Windows and order.** Before the first run every peer's uncontended path runs once, unmeasured, so \
+            that no peer pays for the JIT alone. Every phase warms up, then measures a fixed window; only pairs whose \
+            `lock()` returned in the window count. Pairs/s = those pairs ÷ the window. The peers' order rotates by \
+            one place per run.
             - **Latency.** `lock()` and `unlock()` durations on `System.nanoTime()`, recorded in HdrHistogram. Under \
             contention the lock latency is the wait.
             - **Handoff** (W3–W5) = the next holder's `lock()` returned − the previous holder's `unlock()` returned, \

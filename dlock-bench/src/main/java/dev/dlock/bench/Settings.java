@@ -44,11 +44,11 @@ record Settings(
         return Math.min(1000, warmupMillis / 2);
     }
 
-    Settings withMeasureMillis(long millis) {
+    Settings withPhaseMillis(long warmup, long measure) {
         return new Settings(
                 runs,
-                warmupMillis,
-                millis,
+                warmup,
+                measure,
                 lease,
                 manyLeases,
                 manyLeasesLease,
