@@ -15,11 +15,15 @@ import java.util.Map;
 /**
  * Which share of each command's calls clients sent themselves, as opposed to Lua scripts. commandstats cannot tell
  * (Redis 7 counts both), so a short {@code MONITOR} sample taken during a warm-up reads the origin of every call:
- * {@code [0 lua]} for a script's, {@code [0 host:port]} for a client's. Commands the sample did not see count as
- * top-level.
+ * {@code [0 lua]} for a script's, {@code [0 host:port]} for a client's. A command this sample did not see is looked up
+ * in everything sampled for the same peer before (a script's rare branch, such as a busy try, may be missing from one
+ * short sample); one never seen at all counts as top-level.
  */
 final class CommandOrigins {
+    private static final Map<Peer, CommandOrigins> EARLIER = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final Map<String, long[]> counts = new HashMap<>(); // name -> {top-level, in scripts}
+    private CommandOrigins earlier;
 
     /**
      * Samples the server's commands for {@code millis}.
@@ -27,10 +31,15 @@ final class CommandOrigins {
      * @param host the Redis host
      * @param port the Redis port
      * @param millis how long to sample
+     * @param peer the peer whose commands these are
      * @return the origins seen
      */
-    static CommandOrigins sample(String host, int port, long millis) {
+    static CommandOrigins sample(String host, int port, long millis, Peer peer) {
         CommandOrigins origins = new CommandOrigins();
+        CommandOrigins all = EARLIER.computeIfAbsent(peer, p -> new CommandOrigins());
+        synchronized (all) {
+            origins.earlier = all.copy();
+        }
         long end = System.nanoTime() + millis * 1_000_000L;
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), 2000);
@@ -55,7 +64,20 @@ final class CommandOrigins {
         } catch (IOException e) {
             throw new UncheckedIOException("MONITOR on port " + port + " failed", e);
         }
+        synchronized (all) {
+            origins.counts.forEach((name, c) -> {
+                long[] total = all.counts.computeIfAbsent(name, n -> new long[2]);
+                total[0] += c[0];
+                total[1] += c[1];
+            });
+        }
         return origins;
+    }
+
+    private CommandOrigins copy() {
+        CommandOrigins copy = new CommandOrigins();
+        counts.forEach((name, c) -> copy.counts.put(name, c.clone()));
+        return copy;
     }
 
     /** Parses one MONITOR line: {@code +1700000000.123456 [0 lua] "set" "k" "v"}. */
@@ -81,9 +103,10 @@ final class CommandOrigins {
      */
     double topLevelShare(String commandStatsName) {
         int bar = commandStatsName.indexOf('|');
-        long[] c = counts.get(bar < 0 ? commandStatsName : commandStatsName.substring(0, bar));
+        String name = bar < 0 ? commandStatsName : commandStatsName.substring(0, bar);
+        long[] c = counts.get(name);
         if (c == null || c[0] + c[1] == 0) {
-            return 1.0;
+            return earlier != null ? earlier.topLevelShare(name) : 1.0;
         }
         return (double) c[0] / (c[0] + c[1]);
     }

@@ -54,7 +54,8 @@ final class InProcessRun {
                 worker.thread.start();
             }
             Window.sleepUntil(window.start() - (settings.warmupMillis() + settings.monitorMillis()) * 500_000L);
-            CommandOrigins origins = CommandOrigins.sample(server.host(), server.port(), settings.monitorMillis());
+            CommandOrigins origins =
+                    CommandOrigins.sample(server.host(), server.port(), settings.monitorMillis(), peer);
             Window.sleepUntil(window.start());
             RedisStats before = RedisStats.read(server);
             long cpuBefore = processCpuNanos();

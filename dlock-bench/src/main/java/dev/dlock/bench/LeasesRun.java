@@ -28,7 +28,8 @@ final class LeasesRun {
                 long interval = settings.intervalMillis();
                 // The first interval after the last acquire: renewals of every lease are under way, and their
                 // origin (client or script) is sampled over a whole interval.
-                CommandOrigins origins = CommandOrigins.sample(server.host(), server.port(), interval + interval / 5);
+                CommandOrigins origins =
+                        CommandOrigins.sample(server.host(), server.port(), interval + interval / 5, peer);
                 RedisStats before = RedisStats.read(server);
                 Thread.sleep(interval * settings.watchIntervals());
                 RedisStats.Delta redis = RedisStats.read(server).since(before);

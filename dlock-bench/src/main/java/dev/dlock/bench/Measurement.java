@@ -9,6 +9,7 @@ final class Measurement {
     final Peer peer;
     final Map<Metric, Double> values = new LinkedHashMap<>();
     String failure; // null when the run completed
+    String clientCommandMix = ""; // client commands per acquisition by command, e.g. "evalsha 2.00, subscribe 0.50"
 
     Measurement(Workload workload, Peer peer) {
         this.workload = workload;

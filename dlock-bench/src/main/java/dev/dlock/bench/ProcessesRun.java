@@ -50,7 +50,8 @@ final class ProcessesRun {
                 p.send("go " + window.start() + " " + window.end() + " " + key);
             }
             Window.sleepUntil(window.start() - (settings.warmupMillis() + settings.monitorMillis()) * 500_000L);
-            CommandOrigins origins = CommandOrigins.sample(server.host(), server.port(), settings.monitorMillis());
+            CommandOrigins origins =
+                    CommandOrigins.sample(server.host(), server.port(), settings.monitorMillis(), peer);
             Window.sleepUntil(window.start());
             RedisStats before = RedisStats.read(server);
             Window.sleepUntil(window.end());

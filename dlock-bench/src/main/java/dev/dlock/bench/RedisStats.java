@@ -65,6 +65,19 @@ record RedisStats(Map<String, Long> calls, double cpuSeconds) {
             return sum;
         }
 
+        /** Client commands per {@code per} by command name, largest first, as {@code "evalsha 2.00, ..."}. */
+        String topLevelMix(CommandOrigins origins, long per) {
+            if (per == 0) {
+                return "";
+            }
+            return calls.entrySet().stream()
+                    .map(e -> Map.entry(e.getKey(), e.getValue() * origins.topLevelShare(e.getKey()) / per))
+                    .filter(e -> e.getValue() >= 0.005)
+                    .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                    .map(e -> String.format(java.util.Locale.ROOT, "%s %.2f", e.getKey(), e.getValue()))
+                    .collect(java.util.stream.Collectors.joining(", "));
+        }
+
         /** Calls of script commands ({@code EVAL}, {@code EVALSHA}, {@code FCALL} and their read-only forms). */
         long scripts() {
             long sum = 0;

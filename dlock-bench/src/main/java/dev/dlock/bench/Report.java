@@ -47,6 +47,7 @@ final class Report {
         for (Workload w : Workload.values()) {
             table(md, runs, w);
         }
+        commandMix(md, runs);
         ceiling(md, ceil);
         md.append(Notes.TEXT);
         failures(md, ms);
@@ -129,6 +130,32 @@ final class Report {
                 md.append(" |");
             }
             md.append('\n');
+        }
+        md.append('\n');
+    }
+
+    /** What clients sent per acquisition under contention, from the run with the median pairs/s. */
+    private static void commandMix(StringBuilder md, Runs runs) {
+        md.append("## Client commands per acquisition, by command (the run with the median pairs/s)\n\n");
+        md.append("| workload | peer | commands clients sent per acquisition |\n| --- | --- | --- |\n");
+        for (Workload w : List.of(Workload.W1, Workload.W3, Workload.W4, Workload.W5)) {
+            for (Peer p : w.peers()) {
+                List<Measurement> of = runs.of(w, p);
+                if (of.isEmpty()) {
+                    continue;
+                }
+                List<Measurement> sorted = of.stream()
+                        .sorted(java.util.Comparator.comparingDouble(m -> m.get(Metric.PAIRS_PER_SECOND)))
+                        .toList();
+                Measurement median = sorted.get((sorted.size() - 1) / 2);
+                md.append("| ")
+                        .append(w.name())
+                        .append(" | ")
+                        .append(p.label)
+                        .append(" | ")
+                        .append(median.clientCommandMix)
+                        .append(" |\n");
+            }
         }
         md.append('\n');
     }

@@ -30,6 +30,7 @@ final class Results {
         m.put(Metric.SCRIPTS_PER_ACQ, redis.scripts() * perPair);
         m.put(Metric.TOTAL_PER_ACQ, redis.total() * perPair);
         m.put(Metric.REDIS_CPU_PER_ACQ, redis.cpuSeconds() * 1e6 * perPair);
+        m.clientCommandMix = redis.topLevelMix(origins, pairs);
     }
 
     /** Handoff latency and fairness of a contended key. */
