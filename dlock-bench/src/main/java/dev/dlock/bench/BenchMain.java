@@ -14,7 +14,7 @@ import java.util.Set;
  *
  * <p>Options: {@code --quick} (one run, short phases: a smoke test, not a measurement), {@code --only W1,W3} (a subset
  * of the workloads), {@code --peers DLOCK,NAIVE} (a subset of the peers), {@code --docs DIR} (where the report goes,
- * default {@code docs}), {@code --no-report} (print only), {@code
+ * default {@code docs}), {@code --no-report} (print only), {@code --runs N}, {@code
  * --measure-ms N} (a longer measured window, for profiling).
  */
 public final class BenchMain {
@@ -40,6 +40,7 @@ public final class BenchMain {
                 case "--peers" -> peers = parse(Peer.class, args[++i]);
                 case "--docs" -> docs = Path.of(args[++i]);
                 case "--no-report" -> report = false;
+                case "--runs" -> settings = settings.withRuns(Integer.parseInt(args[++i]));
                 case "--measure-ms" ->
                     settings = settings.withPhaseMillis(settings.warmupMillis(), Long.parseLong(args[++i]));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);

@@ -80,6 +80,16 @@ final class Report {
                         + env.settings().manyLeasesLease().toSeconds() + " s)");
         row(md, "suite duration", String.format(Locale.ROOT, "%.1f min", env.minutes()));
         md.append('\n');
+        double busiest = Math.max(firstLoad(env.loadBefore()), firstLoad(env.loadAfter()));
+        if (busiest > 1.0) {
+            md.append(String.format(
+                    Locale.ROOT,
+                    "**The machine was busy during this run** (1-minute load average up to %.1f on %d CPUs): other"
+                            + " work competed with the clients and the server, so absolute figures are low and noisy;"
+                            + " ratios within a run are the more telling. Rerun on a quiet machine before quoting them.%n%n",
+                    busiest,
+                    env.cpus()));
+        }
     }
 
     private static void goals(StringBuilder md, Runs runs) {
@@ -204,6 +214,14 @@ final class Report {
                     .append(": ")
                     .append(m.failure.replace('|', '/'))
                     .append('\n');
+        }
+    }
+
+    private static double firstLoad(String load) {
+        try {
+            return Double.parseDouble(load.split(",")[0].trim());
+        } catch (RuntimeException unknown) {
+            return 0;
         }
     }
 

@@ -56,4 +56,17 @@ record Settings(
                 benchmarkRequests,
                 processWarmupMillis);
     }
+
+    Settings withRuns(int count) {
+        return new Settings(
+                count,
+                warmupMillis,
+                measureMillis,
+                lease,
+                manyLeases,
+                manyLeasesLease,
+                watchIntervals,
+                benchmarkRequests,
+                processWarmupMillis);
+    }
 }
