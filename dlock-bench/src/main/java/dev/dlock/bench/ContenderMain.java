@@ -14,7 +14,7 @@ import java.util.concurrent.locks.Lock;
  * One W5 client process: one client of a peer, one thread. It warms up on a key of its own, prints {@code ready},
  * waits for {@code go START END} (monotonic nanos), contends for the shared key until END, writes its holds inside
  * the window to a file (one line per hold: sequence, acquire returned, release returned, wait) and prints {@code
- * done}. Arguments: peer host port leaseMillis slotsFile id resultFile selfWarmupMillis.
+ * done} with its counts. Arguments: peer host port leaseMillis slotsFile id resultFile selfWarmupMillis.
  */
 final class ContenderMain {
     private ContenderMain() {}
@@ -44,6 +44,7 @@ final class ContenderMain {
             long[] records = new long[capacity * 4];
             int n = 0;
             long violations = 0;
+            long waitAcrossEnd = 0; // the lock() that began before the window's end and returned after it
             String error = "";
             try {
                 while (System.nanoTime() - window.end() < 0) {
@@ -57,6 +58,9 @@ final class ContenderMain {
                     slots.leave(id);
                     lock.unlock();
                     long t3 = System.nanoTime();
+                    if (t0 - window.end() < 0 && t1 - window.end() >= 0) {
+                        waitAcrossEnd = t1 - t0;
+                    }
                     if (window.contains(t1) && n < capacity) {
                         records[4 * n] = seq;
                         records[4 * n + 1] = t1;
@@ -75,7 +79,8 @@ final class ContenderMain {
                             records[4 * i], records[4 * i + 1], records[4 * i + 2], records[4 * i + 3]);
                 }
             }
-            System.out.println("done violations=" + violations + error);
+            System.out.println(
+                    "done violations=" + violations + " acquisitions=" + n + " acrossEnd=" + waitAcrossEnd + error);
         }
         System.exit(0); // some peers keep non-daemon threads for a while after close
     }

@@ -77,11 +77,17 @@ final class InProcessRun {
             Histogram lock = Latency.histogram();
             Histogram unlock = Latency.histogram();
             long pairs = 0;
+            int starved = 0;
+            long acrossEnd = 0;
             for (Worker w : workers) {
                 lock.add(w.lockLatency);
                 unlock.add(w.unlockLatency);
                 pairs += w.pairs;
+                starved += w.pairs == 0 ? 1 : 0;
+                acrossEnd = Math.max(acrossEnd, w.waitAcrossEnd);
             }
+            m.put(Metric.STARVED, starved);
+            m.put(Metric.WAIT_ACROSS_END, acrossEnd / 1e6);
             Results.uncontended(m, pairs, window, lock, unlock, redis, origins);
             m.put(Metric.CLIENT_CPU_PER_ACQ, pairs == 0 ? Double.NaN : cpu / 1000.0 / pairs);
             m.put(Metric.ALLOC_PER_PAIR, pairs == 0 ? Double.NaN : (double) allocated / pairs);
@@ -122,6 +128,7 @@ final class InProcessRun {
         final Histogram lockLatency = Latency.histogram();
         final Histogram unlockLatency = Latency.histogram();
         long pairs;
+        long waitAcrossEnd; // the lock() that began before the window's end and returned after it
         private final Peer.Client client;
         private final String key;
         private final int slot;
@@ -158,6 +165,9 @@ final class InProcessRun {
                     long t2 = System.nanoTime();
                     lock.unlock();
                     long t3 = System.nanoTime();
+                    if (t0 - window.end() < 0 && t1 - window.end() >= 0) {
+                        waitAcrossEnd = t1 - t0;
+                    }
                     if (window.contains(t1)) {
                         pairs++;
                         lockLatency.recordValue(Latency.clamp(t1 - t0));

@@ -38,6 +38,10 @@ final class Notes {
             acq" are `EVAL`/`EVALSHA` calls. "Redis CPU" is `used_cpu_sys + used_cpu_user`.
             - **Client CPU and allocation** (W1–W4): this JVM's process CPU time and the bytes allocated by all its \
             threads (the peer's I/O threads included), per pair.
+            - **Waits the window does not show.** A wait that never ends inside the window is in no percentile, so \
+            W3–W5 also count the threads or clients that got no acquisition in the window, and the longest \
+            `lock()` that began before the window's end and returned after it (a lost wake-up shows here as a wait \
+            near the holder's lease time).
             - **Mutual exclusion** is checked in every run: each holder claims an owner slot with a compare-and-set \
             inside its critical section (W5: in a memory-mapped file shared by the processes); a failed claim is a \
             violation.

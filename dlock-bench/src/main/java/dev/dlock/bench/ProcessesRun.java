@@ -57,9 +57,13 @@ final class ProcessesRun {
             Window.sleepUntil(window.end());
             RedisStats.Delta redis = RedisStats.read(server).since(before);
             long violations = 0;
+            int starved = 0;
+            long acrossEnd = 0;
             for (JvmProcess p : processes) {
-                String done = p.awaitLine("done", Duration.ofSeconds(60));
+                String done = p.awaitLine("done", Duration.ofSeconds(90));
                 violations += Long.parseLong(done.replaceAll(".*violations=(\\d+).*", "$1"));
+                starved += Long.parseLong(done.replaceAll(".*acquisitions=(\\d+).*", "$1")) == 0 ? 1 : 0;
+                acrossEnd = Math.max(acrossEnd, Long.parseLong(done.replaceAll(".*acrossEnd=(\\d+).*", "$1")));
                 if (done.contains("error=") && m.failure == null) {
                     m.failure = done.substring(done.indexOf("error="));
                 }
@@ -81,6 +85,8 @@ final class ProcessesRun {
             Holds.Fairness fairness = holds.analyse(window, holds.capacity());
             Results.uncontended(m, acquisitions, window, fairness.waits(), null, redis, origins);
             Results.contended(m, fairness, fairness.waits());
+            m.put(Metric.STARVED, starved);
+            m.put(Metric.WAIT_ACROSS_END, acrossEnd / 1e6);
             m.put(Metric.VIOLATIONS, violations);
         } catch (IOException e) {
             m.failure = new UncheckedIOException(e).toString();

@@ -79,6 +79,8 @@ enum Workload {
                         Metric.SCRIPTS_PER_ACQ,
                         Metric.TOTAL_PER_ACQ,
                         Metric.REDIS_CPU_PER_ACQ,
+                        Metric.STARVED,
+                        Metric.WAIT_ACROSS_END,
                         Metric.VIOLATIONS);
             case W6 ->
                 List.of(
