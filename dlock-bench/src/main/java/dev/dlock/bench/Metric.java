@@ -22,7 +22,7 @@ enum Metric {
     CLIENT_CPU_PER_ACQ("client CPU µs / acq", "%.1f"),
     ALLOC_PER_PAIR("alloc B / pair", "%.0f"),
     STARVED("threads or clients without an acquisition", "%.0f"),
-    WAIT_ACROSS_END("longest wait across the window's end, ms", "%.0f"),
+    WAIT_ACROSS_END("longest wait across the window end (ms)", "%.0f"),
     VIOLATIONS("exclusion violations", "%.0f"),
     LEASES("leases held", "%.0f"),
     RENEWAL_CALLS_PER_100("renewal calls / 100 leases / interval", "%.2f"),
