@@ -59,6 +59,9 @@ final class Chart {
         JFreeChart chart = ChartFactory.createBarChart(
                 title, null, metric.column, data, PlotOrientation.HORIZONTAL, false, false, false);
         chart.getTitle().setFont(chart.getTitle().getFont().deriveFont(13f));
+        chart.addSubtitle(new org.jfree.chart.title.TextTitle(
+                "median of " + runs.runs() + (runs.runs() == 1 ? " run" : " runs") + "; the tables give min–max",
+                new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.PLAIN, 10)));
         chart.setBackgroundPaint(Color.WHITE);
         CategoryPlot plot = chart.getCategoryPlot();
         plot.setBackgroundPaint(Color.WHITE);
@@ -74,6 +77,9 @@ final class Chart {
         renderer.setDefaultItemLabelGenerator(new org.jfree.chart.labels.StandardCategoryItemLabelGenerator(
                 "{2}", new java.text.DecimalFormat(w == Workload.W6 ? "0.00" : "#,##0")));
         renderer.setDefaultItemLabelsVisible(true);
+        renderer.setDefaultPositiveItemLabelPosition(new org.jfree.chart.labels.ItemLabelPosition(
+                org.jfree.chart.labels.ItemLabelAnchor.OUTSIDE3, org.jfree.chart.ui.TextAnchor.CENTER_LEFT));
+        plot.getRangeAxis().setUpperMargin(0.15);
         plot.setRenderer(renderer);
         return chart;
     }
