@@ -1,7 +1,6 @@
 package dev.dlock.bench;
 
 import dev.dlock.testkit.RedisServer;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -53,17 +52,7 @@ final class InProcessRun {
                 workers.add(worker);
                 worker.thread.start();
             }
-            Window.sleepUntil(window.start() - (settings.warmupMillis() + settings.monitorMillis()) * 500_000L);
-            CommandOrigins origins =
-                    CommandOrigins.sample(server.host(), server.port(), settings.monitorMillis(), peer);
-            Window.sleepUntil(window.start());
-            RedisStats before = RedisStats.read(server);
-            long cpuBefore = processCpuNanos();
-            long allocatedBefore = allocatedBytes();
-            Window.sleepUntil(window.end());
-            long allocated = allocatedBytes() - allocatedBefore;
-            long cpu = processCpuNanos() - cpuBefore;
-            RedisStats.Delta redis = RedisStats.read(server).since(before);
+            Observation seen = Observation.watch(server, settings, window, peer);
             stop = true;
             long joinDeadline = System.currentTimeMillis() + JOIN_MILLIS;
             int stuck = 0;
@@ -88,9 +77,9 @@ final class InProcessRun {
             }
             m.put(Metric.STARVED, starved);
             m.put(Metric.WAIT_ACROSS_END, acrossEnd / 1e6);
-            Results.uncontended(m, pairs, window, lock, unlock, redis, origins);
-            m.put(Metric.CLIENT_CPU_PER_ACQ, pairs == 0 ? Double.NaN : cpu / 1000.0 / pairs);
-            m.put(Metric.ALLOC_PER_PAIR, pairs == 0 ? Double.NaN : (double) allocated / pairs);
+            Results.uncontended(m, pairs, window, lock, unlock, seen.redis(), seen.origins());
+            m.put(Metric.CLIENT_CPU_PER_ACQ, pairs == 0 ? Double.NaN : seen.cpuNanos() / 1000.0 / pairs);
+            m.put(Metric.ALLOC_PER_PAIR, pairs == 0 ? Double.NaN : (double) seen.allocatedBytes() / pairs);
             if (holds != null) {
                 Results.contended(m, holds.analyse(window, sequence.get()), lock);
             }
@@ -105,21 +94,6 @@ final class InProcessRun {
             m.failure = failure.toString();
         }
         return m;
-    }
-
-    private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
-    }
-
-    /** Bytes allocated by every live thread of this JVM, the client library's own threads included. */
-    private static long allocatedBytes() {
-        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long sum = 0;
-        for (long bytes : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
-            sum += Math.max(0, bytes);
-        }
-        return sum;
     }
 
     /** One benchmark thread; its histograms are read after it has been joined. */

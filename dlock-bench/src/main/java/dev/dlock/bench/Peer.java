@@ -23,16 +23,6 @@ enum Peer {
         this.shortLabel = shortLabel;
     }
 
-    /** Whether this peer can wait for a busy lock (the floor cannot: it is one try). */
-    boolean waits() {
-        return this != FLOOR;
-    }
-
-    /** Whether this peer renews held leases by itself (a watchdog or a renewal scheduler). */
-    boolean renews() {
-        return this == DLOCK || this == REDISSON || this == SPRING_PUB_SUB || this == SPRING_SPIN;
-    }
-
     /**
      * Connects one client of this peer.
      *

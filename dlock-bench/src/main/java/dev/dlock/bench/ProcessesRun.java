@@ -49,13 +49,8 @@ final class ProcessesRun {
             for (JvmProcess p : processes) {
                 p.send("go " + window.start() + " " + window.end() + " " + key);
             }
-            Window.sleepUntil(window.start() - (settings.warmupMillis() + settings.monitorMillis()) * 500_000L);
-            CommandOrigins origins =
-                    CommandOrigins.sample(server.host(), server.port(), settings.monitorMillis(), peer);
-            Window.sleepUntil(window.start());
-            RedisStats before = RedisStats.read(server);
-            Window.sleepUntil(window.end());
-            RedisStats.Delta redis = RedisStats.read(server).since(before);
+            // The client processes' CPU and allocation are their own; only the server's figures are read here.
+            Observation seen = Observation.watch(server, settings, window, peer);
             long violations = 0;
             int starved = 0;
             long acrossEnd = 0;
@@ -83,7 +78,7 @@ final class ProcessesRun {
                 }
             }
             Holds.Fairness fairness = holds.analyse(window, holds.capacity());
-            Results.uncontended(m, acquisitions, window, fairness.waits(), null, redis, origins);
+            Results.uncontended(m, acquisitions, window, fairness.waits(), null, seen.redis(), seen.origins());
             Results.contended(m, fairness, fairness.waits());
             m.put(Metric.STARVED, starved);
             m.put(Metric.WAIT_ACROSS_END, acrossEnd / 1e6);
