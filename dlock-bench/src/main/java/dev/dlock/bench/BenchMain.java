@@ -15,7 +15,9 @@ import java.util.Set;
  * <p>Options: {@code --quick} (one run, short phases: a smoke test, not a measurement), {@code --only W1,W3} (a subset
  * of the workloads), {@code --peers DLOCK,NAIVE} (a subset of the peers), {@code --docs DIR} (where the report goes,
  * default {@code docs}), {@code --no-report} (print only), {@code --runs N}, {@code
- * --measure-ms N} (a longer measured window, for profiling).
+ * --measure-ms N} (a longer measured window, for profiling). The W5 client processes take extra JVM arguments from
+ * the system property {@code dlock.bench.childJvmArgs} ({@code {id}} becomes the client's number), e.g. a JFR
+ * recording per client.
  */
 public final class BenchMain {
     private BenchMain() {}

@@ -30,16 +30,18 @@ final class ProcessesRun {
             SharedSlots slots = SharedSlots.open(slotsFile);
             int clients = Workload.W5.threads;
             for (int i = 1; i <= clients; i++) {
-                processes.add(JvmProcess.start(
-                        ContenderMain.class,
-                        peer.name(),
-                        server.host(),
-                        Integer.toString(server.port()),
-                        Long.toString(settings.lease().toMillis()),
-                        slotsFile.toString(),
-                        Integer.toString(i),
-                        dir.resolve("holds-" + i).toString(),
-                        Long.toString(settings.processWarmupMillis())));
+                processes.add(JvmProcess.builder(ContenderMain.class)
+                        .jvmArgs(childJvmArgs(i))
+                        .args(
+                                peer.name(),
+                                server.host(),
+                                Integer.toString(server.port()),
+                                Long.toString(settings.lease().toMillis()),
+                                slotsFile.toString(),
+                                Integer.toString(i),
+                                dir.resolve("holds-" + i).toString(),
+                                Long.toString(settings.processWarmupMillis()))
+                        .start());
             }
             for (JvmProcess p : processes) {
                 p.awaitLine("ready", START_TIMEOUT);
@@ -62,6 +64,9 @@ final class ProcessesRun {
                 if (done.contains("error=") && m.failure == null) {
                     m.failure = done.substring(done.indexOf("error="));
                 }
+            }
+            for (JvmProcess p : processes) {
+                exitQuietly(p); // let each write its files and flush a profile, if one records, before close()
             }
             Holds holds = new Holds(Math.max(1, slots.sequence()));
             long acquisitions = 0;
@@ -94,6 +99,26 @@ final class ProcessesRun {
             }
         }
         return m;
+    }
+
+    /**
+     * JVM arguments for the client processes from the system property {@code dlock.bench.childJvmArgs} (split on
+     * spaces, {@code {id}} replaced by the client's number), for profiling them, e.g. {@code
+     * -XX:StartFlightRecording=filename=/tmp/w5-{id}.jfr}; none by default.
+     */
+    private static String[] childJvmArgs(int id) {
+        String args = System.getProperty("dlock.bench.childJvmArgs", "").trim();
+        return args.isEmpty()
+                ? new String[0]
+                : args.replace("{id}", Integer.toString(id)).split(" +");
+    }
+
+    private static void exitQuietly(JvmProcess process) {
+        try {
+            process.waitFor(Duration.ofSeconds(20));
+        } catch (IllegalStateException stillAlive) {
+            // close() kills it
+        }
     }
 
     private static void deleteQuietly(Path dir) {
