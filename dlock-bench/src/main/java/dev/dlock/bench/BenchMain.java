@@ -55,6 +55,7 @@ public final class BenchMain {
         try (RedisServer server = RedisServer.builder().start()) {
             System.out.printf(
                     "redis-server %s on port %d; load average before: %s%n", server.version(), server.port(), load);
+            MachineLoad machine = MachineLoad.start(server);
             warmUp(server, settings, peers);
             for (int run = 1; run <= settings.runs(); run++) {
                 for (Workload workload : workloads) {
@@ -73,7 +74,8 @@ public final class BenchMain {
             double minutes = (System.nanoTime() - started) / 60e9;
             System.out.printf(Locale.ROOT, "suite took %.1f min%n", minutes);
             if (report) {
-                Environment env = Environment.describe(server, load, Environment.loadAverage(), minutes, settings);
+                Environment env = Environment.describe(
+                        server, load, Environment.loadAverage(), machine.othersShare(), minutes, settings);
                 Report.write(docs, settings, env, measurements, ceilings);
                 System.out.println("wrote " + docs.resolve("benchmarks.md") + " and " + docs.resolve("benchmarks.png"));
             }

@@ -16,10 +16,12 @@ record Environment(
         String redis,
         String loadBefore,
         String loadAfter,
+        double othersShare,
         double minutes,
         Settings settings) {
 
-    static Environment describe(RedisServer server, String loadBefore, String loadAfter, double minutes, Settings s) {
+    static Environment describe(
+            RedisServer server, String loadBefore, String loadAfter, double othersShare, double minutes, Settings s) {
         return new Environment(
                 Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
                 Runtime.getRuntime().availableProcessors(),
@@ -28,6 +30,7 @@ record Environment(
                 server.version(),
                 loadBefore,
                 loadAfter,
+                othersShare,
                 minutes,
                 s);
     }

@@ -68,8 +68,12 @@ final class Report {
         row(
                 md,
                 "load average (1, 5, 15 min) before / after",
-                env.loadBefore() + " / " + env.loadAfter()
-                        + " — other work on this shared machine competes with the suite when these are above ~0.5");
+                env.loadBefore() + " / " + env.loadAfter() + " (after includes the suite's own threads)");
+        row(
+                md,
+                "CPU taken by other processes during the suite",
+                fmt("%.0f%%", 100 * env.othersShare()) + " of the machine (all CPU time in /proc/stat minus this JVM's,"
+                        + " its exited child processes' and redis-server's)");
         row(md, "runs", env.settings().runs() + " (tables show the median and, in brackets, min–max)");
         row(
                 md,
@@ -80,15 +84,17 @@ final class Report {
                         + env.settings().manyLeasesLease().toSeconds() + " s)");
         row(md, "suite duration", String.format(Locale.ROOT, "%.1f min", env.minutes()));
         md.append('\n');
-        double busiest = Math.max(firstLoad(env.loadBefore()), firstLoad(env.loadAfter()));
-        if (busiest > 1.0) {
+        double before = firstLoad(env.loadBefore());
+        if (before > 1.0 || env.othersShare() > 0.10) {
             md.append(String.format(
                     Locale.ROOT,
-                    "**The machine was busy during this run** (1-minute load average up to %.1f on %d CPUs): other"
-                            + " work competed with the clients and the server, so absolute figures are low and noisy;"
-                            + " ratios within a run are the more telling. Rerun on a quiet machine before quoting them.%n%n",
-                    busiest,
-                    env.cpus()));
+                    "**The machine was busy during this run** (1-minute load average %.1f on %d CPUs before it;"
+                            + " other processes took %.0f%% of the CPU while it ran): they competed with the clients"
+                            + " and the server, so absolute figures are low and noisy; ratios within a run are the more"
+                            + " telling. Rerun on a quiet machine before quoting them.%n%n",
+                    before,
+                    env.cpus(),
+                    100 * env.othersShare()));
         }
     }
 
