@@ -103,11 +103,7 @@ final class Report {
                 "## Goals (issue 5)\n\nRatios are taken within each run, so both sides saw the same machine state.\n\n");
         md.append("| goal | measured: median (min–max) | met? |\n| --- | --- | --- |\n");
         for (Goals.Goal g : Goals.check(runs)) {
-            String measured = g.known()
-                    ? fmt(g.format(), g.measured().median()) + " ("
-                            + fmt(g.format(), g.measured().min()) + "–"
-                            + fmt(g.format(), g.measured().max()) + ")"
-                    : "not measured";
+            String measured = g.known() ? withRange(g.measured(), v -> fmt(g.format(), v)) : "not measured";
             String met =
                     !g.known() ? "–" : g.met() ? (g.metByEveryRun() ? "yes" : "yes (median; not every run)") : "**no**";
             md.append("| ")
@@ -134,16 +130,9 @@ final class Report {
             }
             md.append("| ").append(p.label).append(" |");
             for (Metric m : metrics) {
-                Spread sp = runs.spread(w, p, m);
-                md.append(' ').append(m.format(sp.median()));
-                if (sp.runs() > 1) {
-                    md.append(" (")
-                            .append(m.format(sp.min()))
-                            .append("–")
-                            .append(m.format(sp.max()))
-                            .append(')');
-                }
-                md.append(" |");
+                md.append(' ')
+                        .append(withRange(runs.spread(w, p, m), m::format))
+                        .append(" |");
             }
             md.append('\n');
         }
@@ -190,15 +179,7 @@ final class Report {
             md.append("| ").append(test).append(" |");
             for (int c : new int[] {1, 16}) {
                 Spread sp = Spread.of(byClients.getOrDefault(c, List.of()));
-                md.append(' ').append(fmt("%.0f", sp.median()));
-                if (sp.runs() > 1) {
-                    md.append(" (")
-                            .append(fmt("%.0f", sp.min()))
-                            .append("–")
-                            .append(fmt("%.0f", sp.max()))
-                            .append(')');
-                }
-                md.append(" |");
+                md.append(' ').append(withRange(sp, v -> fmt("%.0f", v))).append(" |");
             }
             md.append('\n');
         });
@@ -233,6 +214,12 @@ final class Report {
 
     private static void row(StringBuilder md, String name, String value) {
         md.append("| ").append(name).append(" | ").append(value).append(" |\n");
+    }
+
+    /** "median (min–max)", or the median alone when only one run measured it. */
+    static String withRange(Spread sp, java.util.function.DoubleFunction<String> format) {
+        String median = format.apply(sp.median());
+        return sp.runs() > 1 ? median + " (" + format.apply(sp.min()) + "–" + format.apply(sp.max()) + ")" : median;
     }
 
     static String fmt(String format, double v) {
