@@ -1,0 +1,87 @@
+package dev.dlock.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * One W5 client process: one client of a peer, one thread. It warms up on a key of its own, prints {@code ready},
+ * waits for {@code go START END} (monotonic nanos), contends for the shared key until END, writes its holds inside
+ * the window to a file (one line per hold: sequence, acquire returned, release returned, wait) and prints {@code
+ * done} with its counts. Arguments: peer host port leaseMillis slotsFile id resultFile selfWarmupMillis.
+ */
+final class ContenderMain {
+    private ContenderMain() {}
+
+    public static void main(String[] args) throws IOException {
+        Peer peer = Peer.valueOf(args[0]);
+        String host = args[1];
+        int port = Integer.parseInt(args[2]);
+        Duration lease = Duration.ofMillis(Long.parseLong(args[3]));
+        SharedSlots slots = SharedSlots.open(Path.of(args[4]));
+        int id = Integer.parseInt(args[5]);
+        Path result = Path.of(args[6]);
+        long selfWarmup = Long.parseLong(args[7]) * 1_000_000L;
+        BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        try (Peer.Client client = peer.connect(host, port, lease, false)) {
+            Lock own = client.lock("bench-W5-warmup-" + id);
+            long warmEnd = System.nanoTime() + selfWarmup;
+            while (System.nanoTime() - warmEnd < 0) {
+                own.lock();
+                own.unlock();
+            }
+            System.out.println("ready");
+            String[] go = stdin.readLine().split(" ");
+            Window window = new Window(Long.parseLong(go[1]), Long.parseLong(go[2]));
+            Lock lock = client.lock(go[3]);
+            int capacity = 1 << 18;
+            long[] records = new long[capacity * 4];
+            int n = 0;
+            long violations = 0;
+            long waitAcrossEnd = 0; // the lock() that began before the window's end and returned after it
+            String error = "";
+            try {
+                while (System.nanoTime() - window.end() < 0) {
+                    long t0 = System.nanoTime();
+                    lock.lock();
+                    long t1 = System.nanoTime();
+                    if (!slots.enter(id)) {
+                        violations++;
+                    }
+                    int seq = slots.nextSequence();
+                    slots.leave(id);
+                    lock.unlock();
+                    long t3 = System.nanoTime();
+                    if (t0 - window.end() < 0 && t1 - window.end() >= 0) {
+                        waitAcrossEnd = t1 - t0;
+                    }
+                    if (window.contains(t1) && n < capacity) {
+                        records[4 * n] = seq;
+                        records[4 * n + 1] = t1;
+                        records[4 * n + 2] = t3;
+                        records[4 * n + 3] = t1 - t0;
+                        n++;
+                    }
+                }
+            } catch (RuntimeException e) {
+                error = " error=" + e.toString().replace('\n', ' ');
+            }
+            try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(result))) {
+                for (int i = 0; i < n; i++) {
+                    out.printf(
+                            "%d %d %d %d%n",
+                            records[4 * i], records[4 * i + 1], records[4 * i + 2], records[4 * i + 3]);
+                }
+            }
+            System.out.println(
+                    "done violations=" + violations + " acquisitions=" + n + " acrossEnd=" + waitAcrossEnd + error);
+        }
+        System.exit(0); // some peers keep non-daemon threads for a while after close
+    }
+}

@@ -1,0 +1,91 @@
+package dev.dlock.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The goals of issue 5, each checked against the median of what this suite measured. */
+final class Goals {
+    private Goals() {}
+
+    /** One goal: the measured spread, and whether the median meets the bound. */
+    record Goal(String text, Spread measured, String format, double bound, boolean atLeast) {
+        boolean known() {
+            return measured.isKnown();
+        }
+
+        boolean met() {
+            return known() && (atLeast ? measured.median() >= bound : measured.median() <= bound);
+        }
+
+        /** Whether every run met it, not only the median. */
+        boolean metByEveryRun() {
+            return known() && (atLeast ? measured.min() >= bound : measured.max() <= bound);
+        }
+    }
+
+    static List<Goal> check(Runs r) {
+        List<Goal> goals = new ArrayList<>();
+        Metric pps = Metric.PAIRS_PER_SECOND;
+        goals.add(new Goal(
+                "W1 pairs/s ≥ 0.95× the raw-Lettuce floor",
+                r.ratio(Workload.W1, Peer.DLOCK, Peer.FLOOR, pps),
+                "%.2f×",
+                0.95,
+                true));
+        goals.add(new Goal(
+                "W1 allocation < 1 KB per pair",
+                r.spread(Workload.W1, Peer.DLOCK, Metric.ALLOC_PER_PAIR),
+                "%.0f B",
+                1024,
+                false));
+        goals.add(new Goal(
+                "W2 pairs/s ≥ 0.9× the raw-Lettuce floor",
+                r.ratio(Workload.W2, Peer.DLOCK, Peer.FLOOR, pps),
+                "%.2f×",
+                0.9,
+                true));
+        goals.add(new Goal(
+                "W3 pairs/s ≥ 2× Redisson", r.ratio(Workload.W3, Peer.DLOCK, Peer.REDISSON, pps), "%.2f×", 2, true));
+        goals.add(new Goal(
+                "W3 pairs/s ≥ 1.5× Spring Integration (the faster of its two modes)",
+                r.ratioToBest(Workload.W3, Peer.DLOCK, Peer.SPRING_PUB_SUB, Peer.SPRING_SPIN, pps),
+                "%.2f×",
+                1.5,
+                true));
+        goals.add(new Goal(
+                "W3 releasing thread re-acquires ≤ 25%",
+                r.spread(Workload.W3, Peer.DLOCK, Metric.REACQUIRE_SHARE), "%.0f%%", 25, false));
+        goals.add(new Goal(
+                "W4 pairs/s ≥ 2× Redisson", r.ratio(Workload.W4, Peer.DLOCK, Peer.REDISSON, pps), "%.2f×", 2, true));
+        goals.add(new Goal(
+                "W4 lock p99 ≤ 3× the mean wait",
+                r.spread(Workload.W4, Peer.DLOCK, Metric.LOCK_P99_OVER_MEAN),
+                "%.1f×",
+                3,
+                false));
+        goals.add(new Goal(
+                "W5 pairs/s ≥ 2× the naive polling lock",
+                r.ratio(Workload.W5, Peer.DLOCK, Peer.NAIVE, pps),
+                "%.2f×",
+                2,
+                true));
+        goals.add(new Goal(
+                "W5 pairs/s ≥ 5× Redisson", r.ratio(Workload.W5, Peer.DLOCK, Peer.REDISSON, pps), "%.2f×", 5, true));
+        goals.add(new Goal(
+                "W5 releasing client re-acquires ≤ 25%",
+                r.spread(Workload.W5, Peer.DLOCK, Metric.REACQUIRE_SHARE), "%.0f%%", 25, false));
+        goals.add(new Goal(
+                "W5 ≤ 2.5 round trips (client commands) per acquisition",
+                r.spread(Workload.W5, Peer.DLOCK, Metric.TOP_LEVEL_PER_ACQ),
+                "%.2f",
+                2.5,
+                false));
+        goals.add(new Goal(
+                "W6 ≤ 1 renewal round trip per 100 held leases per interval",
+                r.spread(Workload.W6, Peer.DLOCK, Metric.RENEWAL_CALLS_PER_100),
+                "%.2f",
+                1,
+                false));
+        return goals;
+    }
+}

@@ -1,0 +1,55 @@
+package dev.dlock.bench;
+
+/** The fixed part of the report: how each figure is measured. */
+final class Notes {
+    private Notes() {}
+
+    static final String TEXT = """
+            ## How each figure is measured
+
+            - **Peers.** dlock (`LockClient`, thread-owned `lock()`/`unlock()`, watchdog-renewed lease); Redisson \
+            `RLock` (`lock()` without a lease time, so its watchdog runs; `lockWatchdogTimeout` = the shared lease); \
+            Spring Integration `RedisLockRegistry` over Spring Data Redis's `LettuceConnectionFactory`, in \
+            `PUB_SUB_LOCK` and `SPIN_LOCK` modes (`expireAfter` = the shared lease; its renewal scheduler is not set by \
+            default, so in W1–W5 its locks are not renewed, which saves it work; W6 sets one); the naive lock \
+            (`SET key token NX PX`, polled every 1 ms, released by a compare-and-delete `EVALSHA`); and the floor \
+            (one `SET NX PX` and one compare-and-delete `EVALSHA`, no waiting — W1/W2 only). One client object per \
+            peer, shared by the threads of a phase; Netty is aligned on the 4.2 line that Lettuce 7.7 needs \
+            (Redisson 3.52 is built on 4.1 and runs on it).
+            - **Spring's own behaviour worth knowing.** `RedisLockRegistry` hands out one lock object per name and \
+            guards it with a local `ReentrantLock`, so the threads of one process queue locally and only one of them \
+            talks to Redis at a time (W3/W4); `SPIN_LOCK` sleeps `idleBetweenTries` (default 100 ms) between tries. \
+            Both are its defaults and are left as they are.
+            - **Windows and order.** Before the first run every peer's uncontended path runs once, unmeasured, so \
+            that no peer pays for the JIT alone. Every phase warms up, then measures a fixed window; only pairs whose \
+            `lock()` returned in the window count. Pairs/s = those pairs ÷ the window. The peers' order rotates by \
+            one place per run.
+            - **Latency.** `lock()` and `unlock()` durations on `System.nanoTime()`, recorded in HdrHistogram. Under \
+            contention the lock latency is the wait.
+            - **Handoff** (W3–W5) = the next holder's `lock()` returned − the previous holder's `unlock()` returned, \
+            ordered by a sequence number taken inside the critical section. In W5 the processes share one host's \
+            `CLOCK_MONOTONIC`. A next holder whose reply arrives before the releaser's counts as 0.
+            - **Fairness.** "Re-acquired by releaser" = share of holds whose holder also held the previous hold; \
+            "wait p99.9 / mean" and "lock p99 / mean" compare the tail of the wait with its mean.
+            - **Redis work.** `INFO commandstats` and `INFO cpu` deltas over the window (our own `INFO` calls left \
+            out). Redis 7 also counts commands run inside Lua scripts, so "all cmds / acq" is everything the server \
+            executed; "client cmds / acq" are the commands clients sent (round trips, pipelined or not), separated \
+            with a short `MONITOR` sample taken during the warm-up (a `[0 lua]` line is a script's); "script calls / \
+            acq" are `EVAL`/`EVALSHA` calls. "Redis CPU" is `used_cpu_sys + used_cpu_user`.
+            - **Client CPU and allocation** (W1–W4): this JVM's process CPU time and the bytes allocated by all its \
+            threads (the peer's I/O threads included), per pair.
+            - **Waits the window does not show.** A wait that never ends inside the window is in no percentile, so \
+            W3–W5 also count the threads or clients that got no acquisition in the window, and the longest \
+            `lock()` that began before the window's end and returned after it (a lost wake-up shows here as a wait \
+            near the holder's lease time).
+            - **Mutual exclusion** is checked in every run: each holder claims an owner slot with a compare-and-set \
+            inside its critical section (W5: in a memory-mapped file shared by the processes); a failed claim is a \
+            violation.
+            - **W6** holds 10,000 locks taken by one thread with a 3 s lease (an interval is a third: 1 s), samples \
+            one interval with `MONITOR`, then counts the renewal commands clients sent and Redis CPU over the watched \
+            intervals. "Leases kept" compares the key count after the watch with the count after acquiring: below \
+            100% means leases expired although held.
+            - **Machine.** Two cores run the clients, their I/O threads, the JIT and the server at once: a peer that \
+            burns client CPU also slows the server. Read the figures as a comparison on one box, not as capacity.
+            """;
+}

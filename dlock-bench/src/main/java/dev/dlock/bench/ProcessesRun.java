@@ -1,0 +1,134 @@
+package dev.dlock.bench;
+
+import dev.dlock.testkit.JvmProcess;
+import dev.dlock.testkit.RedisServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * W5: separate client processes (one client, one thread each) contend for one key. The window is sent to all of them
+ * as monotonic nanos, which the processes of one Linux host share; mutual exclusion is checked in a shared mapped
+ * file ({@link SharedSlots}), so the check costs Redis nothing.
+ */
+final class ProcessesRun {
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+
+    private ProcessesRun() {}
+
+    static Measurement run(Peer peer, RedisServer server, Settings settings, int run) {
+        Measurement m = new Measurement(Workload.W5, peer);
+        List<JvmProcess> processes = new ArrayList<>();
+        Path dir = null;
+        try {
+            dir = Files.createTempDirectory("dlock-bench-w5-");
+            Path slotsFile = dir.resolve("slots");
+            SharedSlots slots = SharedSlots.open(slotsFile);
+            int clients = Workload.W5.threads;
+            for (int i = 1; i <= clients; i++) {
+                processes.add(JvmProcess.builder(ContenderMain.class)
+                        .jvmArgs(childJvmArgs(i))
+                        .args(
+                                peer.name(),
+                                server.host(),
+                                Integer.toString(server.port()),
+                                Long.toString(settings.lease().toMillis()),
+                                slotsFile.toString(),
+                                Integer.toString(i),
+                                dir.resolve("holds-" + i).toString(),
+                                Long.toString(settings.processWarmupMillis()))
+                        .start());
+            }
+            for (JvmProcess p : processes) {
+                p.awaitLine("ready", START_TIMEOUT);
+            }
+            Window window = Window.after(settings.warmupMillis(), settings.measureMillis());
+            String key = "bench-W5-" + run;
+            for (JvmProcess p : processes) {
+                p.send("go " + window.start() + " " + window.end() + " " + key);
+            }
+            // The client processes' CPU and allocation are their own; only the server's figures are read here.
+            Observation seen = Observation.watch(server, settings, window, peer);
+            long violations = 0;
+            int starved = 0;
+            long acrossEnd = 0;
+            for (JvmProcess p : processes) {
+                String done = p.awaitLine("done", Duration.ofSeconds(90));
+                violations += Long.parseLong(done.replaceAll(".*violations=(\\d+).*", "$1"));
+                starved += Long.parseLong(done.replaceAll(".*acquisitions=(\\d+).*", "$1")) == 0 ? 1 : 0;
+                acrossEnd = Math.max(acrossEnd, Long.parseLong(done.replaceAll(".*acrossEnd=(\\d+).*", "$1")));
+                if (done.contains("error=") && m.failure == null) {
+                    m.failure = done.substring(done.indexOf("error="));
+                }
+            }
+            for (JvmProcess p : processes) {
+                exitQuietly(p); // let each write its files and flush a profile, if one records, before close()
+            }
+            Holds holds = new Holds(Math.max(1, slots.sequence()));
+            long acquisitions = 0;
+            for (int i = 1; i <= clients; i++) {
+                for (String line : Files.readAllLines(dir.resolve("holds-" + i))) {
+                    String[] f = line.split(" ");
+                    holds.record(
+                            Integer.parseInt(f[0]),
+                            Long.parseLong(f[1]),
+                            Long.parseLong(f[2]),
+                            i,
+                            Long.parseLong(f[3]));
+                    acquisitions++;
+                }
+            }
+            Holds.Fairness fairness = holds.analyse(window, holds.capacity());
+            Results.uncontended(m, acquisitions, window, fairness.waits(), null, seen.redis(), seen.origins());
+            Results.contended(m, fairness, fairness.waits());
+            m.put(Metric.STARVED, starved);
+            m.put(Metric.WAIT_ACROSS_END, acrossEnd / 1e6);
+            m.put(Metric.VIOLATIONS, violations);
+        } catch (IOException e) {
+            m.failure = new UncheckedIOException(e).toString();
+        } catch (RuntimeException e) {
+            m.failure = e.toString();
+        } finally {
+            processes.forEach(JvmProcess::close);
+            if (dir != null) {
+                deleteQuietly(dir);
+            }
+        }
+        return m;
+    }
+
+    /**
+     * JVM arguments for the client processes from the system property {@code dlock.bench.childJvmArgs} (split on
+     * spaces, {@code {id}} replaced by the client's number), for profiling them, e.g. {@code
+     * -XX:StartFlightRecording=filename=/tmp/w5-{id}.jfr}; none by default.
+     */
+    private static String[] childJvmArgs(int id) {
+        String args = System.getProperty("dlock.bench.childJvmArgs", "").trim();
+        return args.isEmpty()
+                ? new String[0]
+                : args.replace("{id}", Integer.toString(id)).split(" +");
+    }
+
+    private static void exitQuietly(JvmProcess process) {
+        try {
+            process.waitFor(Duration.ofSeconds(20));
+        } catch (IllegalStateException stillAlive) {
+            // close() kills it
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (var files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                Files.deleteIfExists(f);
+            }
+            Files.deleteIfExists(dir);
+        } catch (IOException ignored) {
+            // a temporary directory left behind is harmless
+        }
+    }
+}

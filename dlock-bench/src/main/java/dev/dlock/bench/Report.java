@@ -1,0 +1,228 @@
+package dev.dlock.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/** Writes {@code benchmarks.md} (environment, goals, one table per workload, the ceiling) and the chart. */
+final class Report {
+    static final String COMMAND =
+            "mvn -q -B -DskipTests -pl dlock-bench -am package && java -jar dlock-bench/target/dlock-bench.jar";
+
+    private Report() {}
+
+    /** One console line per measurement, printed as the suite goes. */
+    static String line(int run, Measurement m) {
+        String values = m.workload.metrics().stream()
+                .map(metric -> metric.column + "=" + metric.format(m.get(metric)))
+                .collect(Collectors.joining(", "));
+        return "run " + run + " " + m.workload.name() + " " + m.peer.label + ": " + values
+                + (m.failure == null ? "" : "  FAILED: " + m.failure);
+    }
+
+    static void write(Path docs, Settings s, Environment env, List<Measurement> ms, List<BenchmarkCeiling.Result> ceil)
+            throws IOException {
+        Files.createDirectories(docs);
+        Runs runs = new Runs(ms, s.runs());
+        StringBuilder md = new StringBuilder();
+        md.append("# Benchmarks: dlock next to Redisson and Spring Integration\n\n");
+        md.append("Written by `dlock-bench` (")
+                .append(s.runs() == 1 ? "a quick smoke run, not a measurement" : "the full suite")
+                .append("). Reproduce with:\n\n    ")
+                .append(COMMAND)
+                .append("\n\n");
+        md.append(
+                        "It starts its own `redis-server` through the testkit (never port 6379), runs every peer against it with")
+                .append(
+                        " the same lease time and thread counts and otherwise their defaults, and rewrites this page and")
+                .append(" `benchmarks.png`. Add `--quick` for a one-run smoke test.\n\n");
+        environment(md, env);
+        goals(md, runs);
+        md.append("![pairs per second by workload and peer](benchmarks.png)\n\n");
+        for (Workload w : Workload.values()) {
+            table(md, runs, w);
+        }
+        commandMix(md, runs);
+        ceiling(md, ceil);
+        md.append(Notes.TEXT);
+        failures(md, ms);
+        Files.writeString(docs.resolve("benchmarks.md"), md.toString());
+        Chart.write(docs.resolve("benchmarks.png"), runs);
+    }
+
+    private static void environment(StringBuilder md, Environment env) {
+        md.append("## Environment\n\n| | |\n| --- | --- |\n");
+        row(md, "date (UTC)", env.date());
+        row(
+                md,
+                "CPUs",
+                env.cpus() + " × " + env.cpuModel()
+                        + " — **client(s) and redis-server share these cores**, so every figure is lower than on separate hosts");
+        row(md, "JDK", env.jdk());
+        row(md, "Redis", env.redis() + " (testkit-started, loopback, no persistence)");
+        row(
+                md,
+                "load average (1, 5, 15 min) before / after",
+                env.loadBefore() + " / " + env.loadAfter() + " (after includes the suite's own threads)");
+        row(
+                md,
+                "CPU taken by other processes during the suite",
+                fmt("%.0f%%", 100 * env.othersShare()) + " of the machine (all CPU time in /proc/stat minus this JVM's,"
+                        + " its exited child processes' and redis-server's)");
+        row(md, "runs", env.settings().runs() + " (tables show the median and, in brackets, min–max)");
+        row(
+                md,
+                "each phase",
+                env.settings().warmupMillis() + " ms warm-up, then "
+                        + env.settings().measureMillis()
+                        + " ms measured; lease time " + env.settings().lease().toSeconds() + " s (W6: "
+                        + env.settings().manyLeasesLease().toSeconds() + " s)");
+        row(md, "suite duration", String.format(Locale.ROOT, "%.1f min", env.minutes()));
+        md.append('\n');
+        double before = firstLoad(env.loadBefore());
+        if (before > 1.0 || env.othersShare() > 0.10) {
+            md.append(String.format(
+                    Locale.ROOT,
+                    "**The machine was busy during this run** (1-minute load average %.1f on %d CPUs before it;"
+                            + " other processes took %.0f%% of the CPU while it ran): they competed with the clients"
+                            + " and the server, so absolute figures are low and noisy; ratios within a run are the more"
+                            + " telling. Rerun on a quiet machine before quoting them.%n%n",
+                    before,
+                    env.cpus(),
+                    100 * env.othersShare()));
+        }
+    }
+
+    private static void goals(StringBuilder md, Runs runs) {
+        md.append(
+                "## Goals (issue 5)\n\nRatios are taken within each run, so both sides saw the same machine state.\n\n");
+        md.append("| goal | measured: median (min–max) | met? |\n| --- | --- | --- |\n");
+        for (Goals.Goal g : Goals.check(runs)) {
+            String measured = g.known() ? withRange(g.measured(), v -> fmt(g.format(), v)) : "not measured";
+            String met =
+                    !g.known() ? "–" : g.met() ? (g.metByEveryRun() ? "yes" : "yes (median; not every run)") : "**no**";
+            md.append("| ")
+                    .append(g.text())
+                    .append(" | ")
+                    .append(measured)
+                    .append(" | ")
+                    .append(met)
+                    .append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    private static void table(StringBuilder md, Runs runs, Workload w) {
+        List<Metric> metrics = w.metrics();
+        md.append("## ").append(w.title).append("\n\n| peer |");
+        metrics.forEach(m -> md.append(' ').append(m.column).append(" |"));
+        md.append("\n| --- |");
+        metrics.forEach(m -> md.append(" ---: |"));
+        md.append('\n');
+        for (Peer p : w.peers()) {
+            if (!runs.has(w, p)) {
+                continue;
+            }
+            md.append("| ").append(p.label).append(" |");
+            for (Metric m : metrics) {
+                md.append(' ')
+                        .append(withRange(runs.spread(w, p, m), m::format))
+                        .append(" |");
+            }
+            md.append('\n');
+        }
+        md.append('\n');
+    }
+
+    /** What clients sent per acquisition under contention, from the run with the median pairs/s. */
+    private static void commandMix(StringBuilder md, Runs runs) {
+        md.append("## Client commands per acquisition, by command (the run with the median pairs/s)\n\n");
+        md.append("| workload | peer | commands clients sent per acquisition |\n| --- | --- | --- |\n");
+        for (Workload w : List.of(Workload.W1, Workload.W3, Workload.W4, Workload.W5)) {
+            for (Peer p : w.peers()) {
+                List<Measurement> of = runs.of(w, p);
+                if (of.isEmpty()) {
+                    continue;
+                }
+                List<Measurement> sorted = of.stream()
+                        .sorted(java.util.Comparator.comparingDouble(m -> m.get(Metric.PAIRS_PER_SECOND)))
+                        .toList();
+                Measurement median = sorted.get((sorted.size() - 1) / 2);
+                md.append("| ")
+                        .append(w.name())
+                        .append(" | ")
+                        .append(p.label)
+                        .append(" | ")
+                        .append(median.clientCommandMix)
+                        .append(" |\n");
+            }
+        }
+        md.append('\n');
+    }
+
+    private static void ceiling(StringBuilder md, List<BenchmarkCeiling.Result> results) {
+        md.append("## The machine's ceiling: redis-benchmark on the same server\n\n");
+        md.append("`redis-benchmark -c C -n N -t ping,set -q`, once per run; requests per second.\n\n");
+        md.append("| test | -c 1 | -c 16 |\n| --- | ---: | ---: |\n");
+        Map<String, Map<Integer, List<Double>>> byTest = new TreeMap<>();
+        for (BenchmarkCeiling.Result r : results) {
+            byTest.computeIfAbsent(r.test(), t -> new TreeMap<>())
+                    .computeIfAbsent(r.clients(), c -> new java.util.ArrayList<>())
+                    .add(r.requestsPerSecond());
+        }
+        byTest.forEach((test, byClients) -> {
+            md.append("| ").append(test).append(" |");
+            for (int c : new int[] {1, 16}) {
+                Spread sp = Spread.of(byClients.getOrDefault(c, List.of()));
+                md.append(' ').append(withRange(sp, v -> fmt("%.0f", v))).append(" |");
+            }
+            md.append('\n');
+        });
+        md.append('\n');
+    }
+
+    private static void failures(StringBuilder md, List<Measurement> ms) {
+        List<Measurement> failed = ms.stream().filter(m -> m.failure != null).toList();
+        if (failed.isEmpty()) {
+            md.append("\nEvery run completed; no run reported an error.\n");
+            return;
+        }
+        md.append("\n## Runs that reported a problem\n\n");
+        for (Measurement m : failed) {
+            md.append("- ")
+                    .append(m.workload.name())
+                    .append(' ')
+                    .append(m.peer.label)
+                    .append(": ")
+                    .append(m.failure.replace('|', '/'))
+                    .append('\n');
+        }
+    }
+
+    private static double firstLoad(String load) {
+        try {
+            return Double.parseDouble(load.split(",")[0].trim());
+        } catch (RuntimeException unknown) {
+            return 0;
+        }
+    }
+
+    private static void row(StringBuilder md, String name, String value) {
+        md.append("| ").append(name).append(" | ").append(value).append(" |\n");
+    }
+
+    /** "median (min–max)", or the median alone when only one run measured it. */
+    static String withRange(Spread sp, java.util.function.DoubleFunction<String> format) {
+        String median = format.apply(sp.median());
+        return sp.runs() > 1 ? median + " (" + format.apply(sp.min()) + "–" + format.apply(sp.max()) + ")" : median;
+    }
+
+    static String fmt(String format, double v) {
+        return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, format, v);
+    }
+}

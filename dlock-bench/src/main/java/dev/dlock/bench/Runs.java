@@ -1,0 +1,60 @@
+package dev.dlock.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** All measurements of a suite, looked up by workload, peer and metric across the runs. */
+final class Runs {
+    private final List<Measurement> measurements;
+    private final int runs;
+
+    Runs(List<Measurement> measurements, int runs) {
+        this.measurements = measurements;
+        this.runs = runs;
+    }
+
+    List<Measurement> all() {
+        return measurements;
+    }
+
+    /** The measurements of one workload and peer, in run order. */
+    List<Measurement> of(Workload w, Peer p) {
+        return measurements.stream().filter(m -> m.workload == w && m.peer == p).toList();
+    }
+
+    boolean has(Workload w, Peer p) {
+        return !of(w, p).isEmpty();
+    }
+
+    Spread spread(Workload w, Peer p, Metric metric) {
+        return Spread.of(of(w, p).stream().map(m -> m.get(metric)).toList());
+    }
+
+    /** The ratio {@code a / b} of one metric, taken within each run (same server, same minute), then spread. */
+    Spread ratio(Workload w, Peer a, Peer b, Metric metric) {
+        List<Measurement> as = of(w, a);
+        List<Measurement> bs = of(w, b);
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < Math.min(as.size(), bs.size()); i++) {
+            ratios.add(as.get(i).get(metric) / bs.get(i).get(metric));
+        }
+        return Spread.of(ratios);
+    }
+
+    /** The ratio of {@code a} to the better of {@code b1} and {@code b2} within each run. */
+    Spread ratioToBest(Workload w, Peer a, Peer b1, Peer b2, Metric metric) {
+        List<Measurement> as = of(w, a);
+        List<Measurement> b1s = of(w, b1);
+        List<Measurement> b2s = of(w, b2);
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < Math.min(as.size(), Math.min(b1s.size(), b2s.size())); i++) {
+            double best = Math.max(b1s.get(i).get(metric), b2s.get(i).get(metric));
+            ratios.add(as.get(i).get(metric) / best);
+        }
+        return Spread.of(ratios);
+    }
+
+    int runs() {
+        return runs;
+    }
+}

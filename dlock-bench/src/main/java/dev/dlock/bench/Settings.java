@@ -1,0 +1,72 @@
+package dev.dlock.bench;
+
+import java.time.Duration;
+
+/**
+ * How long each phase runs and how often the suite repeats. Every peer gets the same settings.
+ *
+ * @param runs how many times the whole suite runs (the tables show the median and the spread)
+ * @param warmupMillis warm-up of each phase, not measured (the command origins are sampled in it)
+ * @param measureMillis the measured window of each phase
+ * @param lease the lease time of W1–W5 (watchdog lease, TTL, expireAfter)
+ * @param manyLeases how many leases W6 holds
+ * @param manyLeasesLease the lease time of W6, so that an interval (a third of it) is short
+ * @param watchIntervals how many renewal intervals W6 watches
+ * @param benchmarkRequests requests per redis-benchmark test
+ * @param processWarmupMillis how long each W5 process warms up on a key of its own before the phase starts
+ */
+record Settings(
+        int runs,
+        long warmupMillis,
+        long measureMillis,
+        Duration lease,
+        int manyLeases,
+        Duration manyLeasesLease,
+        int watchIntervals,
+        int benchmarkRequests,
+        long processWarmupMillis) {
+
+    static Settings full() {
+        return new Settings(3, 2000, 3000, Duration.ofSeconds(30), 10_000, Duration.ofSeconds(3), 3, 100_000, 4000);
+    }
+
+    static Settings quick() {
+        return new Settings(1, 700, 1000, Duration.ofSeconds(30), 10_000, Duration.ofSeconds(3), 2, 10_000, 300);
+    }
+
+    /** A renewal interval of W6: a third of its lease, the period of every peer's watchdog. */
+    long intervalMillis() {
+        return manyLeasesLease.toMillis() / 3;
+    }
+
+    /** How long a warm-up samples the origin of commands with MONITOR. */
+    long monitorMillis() {
+        return Math.min(1000, warmupMillis / 2);
+    }
+
+    Settings withPhaseMillis(long warmup, long measure) {
+        return new Settings(
+                runs,
+                warmup,
+                measure,
+                lease,
+                manyLeases,
+                manyLeasesLease,
+                watchIntervals,
+                benchmarkRequests,
+                processWarmupMillis);
+    }
+
+    Settings withRuns(int count) {
+        return new Settings(
+                count,
+                warmupMillis,
+                measureMillis,
+                lease,
+                manyLeases,
+                manyLeasesLease,
+                watchIntervals,
+                benchmarkRequests,
+                processWarmupMillis);
+    }
+}

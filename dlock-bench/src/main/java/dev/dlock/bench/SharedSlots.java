@@ -1,0 +1,54 @@
+package dev.dlock.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Two longs in a memory-mapped file that several processes on one host share: the owner of the contended lock (0 when
+ * free) and the hold sequence. Atomic operations on a mapping are atomic across processes, so a second holder inside
+ * the critical section is seen at once, without any Redis command.
+ */
+final class SharedSlots {
+    private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
+    private static final int OWNER = 0;
+    private static final int SEQUENCE = 8;
+
+    private final MappedByteBuffer buffer;
+
+    private SharedSlots(MappedByteBuffer buffer) {
+        this.buffer = buffer;
+    }
+
+    static SharedSlots open(Path file) {
+        try (FileChannel channel =
+                FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            return new SharedSlots(channel.map(FileChannel.MapMode.READ_WRITE, 0, 64));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot map " + file, e);
+        }
+    }
+
+    /** Claims the owner slot; false if another holder is inside (a mutual exclusion violation). */
+    boolean enter(long id) {
+        return LONGS.compareAndSet(buffer, OWNER, 0L, id);
+    }
+
+    void leave(long id) {
+        LONGS.compareAndSet(buffer, OWNER, id, 0L);
+    }
+
+    int nextSequence() {
+        return (int) (long) LONGS.getAndAdd(buffer, SEQUENCE, 1L);
+    }
+
+    int sequence() {
+        return (int) (long) LONGS.getVolatile(buffer, SEQUENCE);
+    }
+}
