@@ -9,42 +9,32 @@
 -- was on its way; -2 - (the holder's pttl ms) (<= -1) when busy. One integer: no array to decode.
 -- The first write of the take path (SET of the counter) and of the busy path (ZADD) are the ones
 -- Redis checks against maxmemory, so under OOM nothing is written: no token is burned.
-local kind = redis.call('TYPE', KEYS[1]).ok
-if kind == 'hash' then
-  local holder = redis.call('HGET', KEYS[1], 'owner')
-  if holder == ARGV[1] and redis.call('HEXISTS', KEYS[1], 'granted') == 1 then
-    redis.call('HDEL', KEYS[1], 'granted')
-    redis.call('PEXPIRE', KEYS[1], ARGV[2])
-    return tonumber(redis.call('HGET', KEYS[1], 'token'))
-  end
-  if holder ~= ARGV[1] then
-    if ARGV[3] == '1' then
-      local t = redis.call('TIME')
-      local ttl = tonumber(ARGV[4])
-      redis.call('ZADD', KEYS[3], 'NX', micros(t), ARGV[1])
-      redis.call('HSET', KEYS[4], ARGV[1], string.format('%d', millis(t) + ttl) .. ' ' .. ARGV[2])
-      for i = 3, 4 do
-        if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
-      end
-    elseif ARGV[3] == '2' then
-      redis.call('ZREM', KEYS[3], ARGV[1])
-      redis.call('HDEL', KEYS[4], ARGV[1])
+-- A key of another type makes HGET or GET fail with WRONGTYPE before anything is written.
+local holder = redis.call('HGET', KEYS[1], 'owner')
+if holder == ARGV[1] and redis.call('HEXISTS', KEYS[1], 'granted') == 1 then
+  redis.call('HDEL', KEYS[1], 'granted')
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return tonumber(redis.call('HGET', KEYS[1], 'token'))
+end
+if holder and holder ~= ARGV[1] then
+  if ARGV[3] == '1' then
+    local t = redis.call('TIME')
+    local ttl = tonumber(ARGV[4])
+    redis.call('ZADD', KEYS[3], 'NX', micros(t), ARGV[1])
+    redis.call('HSET', KEYS[4], ARGV[1], string.format('%d', millis(t) + ttl) .. ' ' .. ARGV[2])
+    for i = 3, 4 do
+      if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
     end
-    return -2 - redis.call('PTTL', KEYS[1])
+  elseif ARGV[3] == '2' then
+    redis.call('ZREM', KEYS[3], ARGV[1])
+    redis.call('HDEL', KEYS[4], ARGV[1])
   end
-elseif kind ~= 'none' then
-  return redis.error_reply('WRONGTYPE dlock lock key ' .. KEYS[1] .. ' holds a ' .. kind .. ', not a dlock hash')
+  return -2 - redis.call('PTTL', KEYS[1])
 end
-local fkind = redis.call('TYPE', KEYS[2]).ok
-if fkind ~= 'none' and fkind ~= 'string' then
-  return redis.error_reply('WRONGTYPE dlock fencing key ' .. KEYS[2] .. ' holds a ' .. fkind)
-end
-if fkind == 'string' and tonumber(redis.call('GET', KEYS[2])) == nil then
-  return redis.error_reply('WRONGTYPE dlock fencing key ' .. KEYS[2] .. ' does not hold a number')
-end
+-- Free, or our own hold from before (a lease this client already counts as lost): a fresh token.
 local token, err = issue_token(KEYS[2], redis.call('TIME'))
 if not token then return redis.error_reply(err) end
-if kind == 'hash' then redis.call('DEL', KEYS[1]) end
+if holder then redis.call('DEL', KEYS[1]) end
 redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'token', token)
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 if ARGV[3] ~= '0' then

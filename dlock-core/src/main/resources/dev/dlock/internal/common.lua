@@ -9,9 +9,17 @@ local function millis(t) return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]
 local function micros(t) return tonumber(t[1]) * 1000000 + tonumber(t[2]) end
 
 -- The next fencing token: max(last + 1, server time in µs), written to the counter.
--- Returns the token's text, or nil plus the error when Redis refuses the write (out of memory).
+-- Returns the token's text, or nil plus the error (a counter that is not a number, out of memory).
 local function issue_token(fence, t)
-  local last = tonumber(redis.pcall('GET', fence)) or 0
+  local raw = redis.pcall('GET', fence)
+  if type(raw) == 'table' and raw.err then
+    return nil, 'WRONGTYPE dlock fencing key ' .. fence .. ' holds a value of another type'
+  end
+  local last = 0
+  if raw then
+    last = tonumber(raw)
+    if last == nil then return nil, 'WRONGTYPE dlock fencing key ' .. fence .. ' does not hold a number' end
+  end
   local token = micros(t)
   if token <= last then token = last + 1 end
   local text = string.format('%d', token)
@@ -26,11 +34,14 @@ end
 -- 'g <token> <owner>' on the wake-up channel. Out of memory, it publishes a plain wake-up instead.
 -- Returns true when the lock was handed over.
 local function hand_off(lock, fence, queue, entries)
-  local t = redis.call('TIME')
-  local now = millis(t)
+  local t, now
   for _ = 1, 32 do
     local head = redis.call('ZRANGE', queue, 0, 0)[1]
     if not head then return false end
+    if not t then
+      t = redis.call('TIME') -- only when someone waits: the uncontended release stays at 3 calls
+      now = millis(t)
+    end
     redis.call('ZREM', queue, head)
     local entry = redis.call('HGET', entries, head)
     redis.call('HDEL', entries, head)
