@@ -126,4 +126,26 @@ final class HandoffIT {
             Thread.sleep(10);
         }
     }
+
+    @Test
+    void eachWaitingClient_hasItsOwnChannel_soAHandOffWakesNoOtherClient() throws Exception {
+        try (LockClient holder = LockClient.connect(redis.server().uri());
+                LockClient one = LockClient.connect(redis.server().uri());
+                LockClient two = LockClient.connect(redis.server().uri())) {
+            Lease held = holder.lock("ch").acquire();
+            var first = one.lock("ch").acquireAsync(Duration.ofSeconds(30));
+            awaitQueued("dlock:{ch}:q", 1);
+            var second = two.lock("ch").acquireAsync(Duration.ofSeconds(30));
+            awaitQueued("dlock:{ch}:q", 2);
+            List<?> numsub = (List<?>) redis.server().command(
+                    "PUBSUB", "NUMSUB", "dlock:{ch}:wake:" + one.clientId(), "dlock:{ch}:wake:" + two.clientId());
+            assertThat(numsub).containsExactly(
+                    "dlock:{ch}:wake:" + one.clientId(), 1L, "dlock:{ch}:wake:" + two.clientId(), 1L);
+            held.release();
+            Lease got = first.get(5, java.util.concurrent.TimeUnit.SECONDS); // FIFO: the first queued
+            assertThat(second).isNotDone();
+            got.release();
+            second.get(5, java.util.concurrent.TimeUnit.SECONDS).release();
+        }
+    }
 }

@@ -58,6 +58,7 @@ final class Acquisition {
     private final String entryArg;
     private final long refreshNanos;
     private final String[] scriptKeys;
+    private final String channel; // this client's wake-up channel for this lock
     private final boolean renewed;
     private final long deadline; // ticker nanos, or FOREVER
     private final CompletableFuture<RedisLease> result = new CompletableFuture<>();
@@ -82,6 +83,7 @@ final class Acquisition {
         this.entryArg = Long.toString(entryMillis);
         this.refreshNanos = TimeUnit.MILLISECONDS.toNanos(entryMillis / 3);
         this.scriptKeys = keys.scriptKeys();
+        this.channel = keys.channel() + ':' + client.clientId();
         this.renewed = renewed;
         long now = client.ticker().nanos();
         this.deadline = waitNanos >= FOREVER - now ? FOREVER : now + waitNanos;
@@ -93,7 +95,7 @@ final class Acquisition {
             attempt(TRY); // a single try never queues
             return result;
         }
-        waiter = client.waitRoom().joinIfSubscribed(keys.channel(), owner, this);
+        waiter = client.waitRoom().joinIfSubscribed(channel, owner, this);
         if (waiter != null) {
             waiter.arm();
             attempt(QUEUE); // subscribed already: a hand-off can reach us, so queue on the first try
@@ -195,7 +197,7 @@ final class Acquisition {
             return;
         }
         if (waiter == null) {
-            waiter = client.waitRoom().join(keys.channel(), owner, this);
+            waiter = client.waitRoom().join(channel, owner, this);
             waiter.subscribed().whenComplete((ok, error) -> {
                 if (error != null) {
                     finish(null, error);

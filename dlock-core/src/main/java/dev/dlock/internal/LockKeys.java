@@ -8,7 +8,7 @@ package dev.dlock.internal;
  * @param name the lock name
  * @param lock the lock hash
  * @param fence the fencing counter
- * @param channel the wake-up channel
+ * @param channel the stem of the wake-up channels: each client waits on {@code channel:<client id>}
  * @param queue the waiters' queue (a sorted set, FIFO)
  * @param entries the waiters' queue entries (a hash: expiry and lease time per waiter)
  */

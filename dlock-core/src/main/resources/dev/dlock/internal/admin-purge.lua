@@ -3,5 +3,4 @@
 -- KEYS[1] lock hash   KEYS[2] fencing counter   KEYS[3] queue   KEYS[4] queue entries
 -- Returns the number of keys deleted.
 local n = redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
-redis.call('PUBLISH', KEYS[1] .. ':wake', 'released')
 return n

@@ -1,5 +1,7 @@
 -- Shared by acquire.lua, release.lua and admin-force-release.lua (Scripts.load puts it before them).
--- The key layout (LockKeys): lock = prefix:{name}; its wake-up channel is the lock key + ':wake'.
+-- The key layout (LockKeys): lock = prefix:{name}. Each client waits on its own channel per lock,
+-- the lock key + ':wake:' + its client id, the part of an owner id before the first ':'.
+local function channel_of(lock, owner) return lock .. ':wake:' .. string.match(owner, '^[^:]*') end
 
 -- How long a fencing counter outlives the last token of its name (7 days; docs/fencing.md).
 local FENCE_IDLE_MS = '604800000'
@@ -31,7 +33,8 @@ end
 -- Hands a lock that was just deleted to the oldest live queued waiter: pops queue heads, skipping
 -- expired entries (waiters that died; at most 32 per call), issues a fresh fencing token, writes the
 -- lock hash with owner = that waiter, granted = 1 and the waiter's own lease time, and publishes
--- 'g <token> <owner>' on the wake-up channel. Out of memory, it publishes a plain wake-up instead.
+-- 'g <token> <owner>' on that waiter's client's channel only. Out of memory, it publishes a plain
+-- wake-up there instead.
 -- Returns true when the lock was handed over.
 local function hand_off(lock, fence, queue, entries)
   local t, now
@@ -50,12 +53,12 @@ local function hand_off(lock, fence, queue, entries)
       if tonumber(string.sub(entry, 1, space - 1)) > now then
         local token = issue_token(fence, t)
         if not token then
-          redis.call('PUBLISH', lock .. ':wake', 'free') -- no token: let the waiters try themselves
+          redis.call('PUBLISH', channel_of(lock, head), 'free') -- no token: let the head try itself
           return false
         end
         redis.call('HSET', lock, 'owner', head, 'token', token, 'granted', '1')
         redis.call('PEXPIRE', lock, string.sub(entry, space + 1))
-        redis.call('PUBLISH', lock .. ':wake', 'g ' .. token .. ' ' .. head)
+        redis.call('PUBLISH', channel_of(lock, head), 'g ' .. token .. ' ' .. head)
         return true
       end
     end

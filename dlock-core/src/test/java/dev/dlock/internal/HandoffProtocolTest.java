@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
  * that a real server produces only by chance. Modes of acquire.lua: 0 try, 1 queue, 2 leave.
  */
 final class HandoffProtocolTest {
-    private static final String CHANNEL = "dlock:{h}:wake";
     private static final long BUSY_30S = -2 - 30_000; // acquire.lua's reply: busy, holder PTTL 30 s
 
     private final FakeTransport redis = new FakeTransport();
@@ -35,6 +34,11 @@ final class HandoffProtocolTest {
     void close() {
         redis.answerEverything();
         client.close();
+    }
+
+    /** This client's wake-up channel for lock "h". */
+    private String channel() {
+        return "dlock:{h}:wake:" + client.clientId();
     }
 
     private static String mode(FakeTransport.Call call) {
@@ -58,7 +62,7 @@ final class HandoffProtocolTest {
         CompletableFuture<Lease> acquire = client.lock("h").acquireAsync(Duration.ofSeconds(30));
         FakeTransport.Call queue = queueingTry(acquire);
         String owner = queue.args()[0];
-        redis.publish(CHANNEL, "g 42 " + owner); // the message overtakes the reply
+        redis.publish(channel(), "g 42 " + owner); // the message overtakes the reply
         assertThat(acquire).isNotDone();
         queue.reply().complete(BUSY_30S); // the try ran before the grant
         Lease lease = acquire.get(5, TimeUnit.SECONDS);
@@ -73,7 +77,7 @@ final class HandoffProtocolTest {
         FakeTransport.Call queue = queueingTry(acquire);
         queue.reply().complete(BUSY_30S);
         assertThat(redis.poll(100)).isNull(); // sleeping
-        redis.publish(CHANNEL, "g 43 " + queue.args()[0]);
+        redis.publish(channel(), "g 43 " + queue.args()[0]);
         Lease lease = acquire.get(5, TimeUnit.SECONDS);
         assertThat(lease.fencingToken()).isEqualTo(43);
         // its validity counts from the queueing try's send, never from the message
@@ -86,7 +90,7 @@ final class HandoffProtocolTest {
         CompletableFuture<Lease> acquire = client.lock("h").acquireAsync(Duration.ofSeconds(30));
         FakeTransport.Call queue = queueingTry(acquire);
         queue.reply().complete(BUSY_30S);
-        redis.publish(CHANNEL, "g 44 other-client:lease-9");
+        redis.publish(channel(), "g 44 other-client:lease-9");
         assertThat(redis.poll(200)).isNull();
         assertThat(acquire).isNotDone();
         acquire.cancel(true);
