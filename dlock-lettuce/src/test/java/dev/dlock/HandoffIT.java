@@ -128,6 +128,7 @@ final class HandoffIT {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
     void eachWaitingClient_hasItsOwnChannel_soAHandOffWakesNoOtherClient() throws Exception {
         try (LockClient holder = LockClient.connect(redis.server().uri());
                 LockClient one = LockClient.connect(redis.server().uri());
@@ -137,10 +138,14 @@ final class HandoffIT {
             awaitQueued("dlock:{ch}:q", 1);
             var second = two.lock("ch").acquireAsync(Duration.ofSeconds(30));
             awaitQueued("dlock:{ch}:q", 2);
-            List<?> numsub = (List<?>) redis.server().command(
-                    "PUBSUB", "NUMSUB", "dlock:{ch}:wake:" + one.clientId(), "dlock:{ch}:wake:" + two.clientId());
-            assertThat(numsub).containsExactly(
-                    "dlock:{ch}:wake:" + one.clientId(), 1L, "dlock:{ch}:wake:" + two.clientId(), 1L);
+            List<Object> numsub = (List<Object>) redis.server()
+                    .command(
+                            "PUBSUB",
+                            "NUMSUB",
+                            "dlock:{ch}:wake:" + one.clientId(),
+                            "dlock:{ch}:wake:" + two.clientId());
+            assertThat(numsub)
+                    .containsExactly("dlock:{ch}:wake:" + one.clientId(), 1L, "dlock:{ch}:wake:" + two.clientId(), 1L);
             held.release();
             Lease got = first.get(5, java.util.concurrent.TimeUnit.SECONDS); // FIFO: the first queued
             assertThat(second).isNotDone();

@@ -189,20 +189,24 @@ final class LettuceTransport implements Transport {
 
     private CompletableFuture<StatefulRedisPubSubConnection<String, String>> pubSub() {
         if (pubSubOpening.compareAndSet(false, true)) {
-            client.connectPubSubAsync(StringCodec.UTF8, uri).whenComplete((c, error) -> {
-                if (error != null) {
-                    pubSubOpening.set(false);
-                    pubSub.completeExceptionally(translate(error));
-                    return;
-                }
-                c.addListener(new RedisPubSubAdapter<>() {
-                    @Override
-                    public void message(String channel, String message) {
-                        listener.accept(channel, message);
-                    }
-                });
-                pubSub.complete(c);
-            });
+            // Not on the calling thread, which is often a Netty event loop (a reply callback): building
+            // the connection there stalled that loop, and every command on it, for ~0.5 s on first use.
+            CompletableFuture.supplyAsync(() -> client.connectPubSubAsync(StringCodec.UTF8, uri))
+                    .thenCompose(f -> f.toCompletableFuture())
+                    .whenComplete((c, error) -> {
+                        if (error != null) {
+                            pubSubOpening.set(false);
+                            pubSub.completeExceptionally(translate(error));
+                            return;
+                        }
+                        c.addListener(new RedisPubSubAdapter<>() {
+                            @Override
+                            public void message(String channel, String message) {
+                                listener.accept(channel, message);
+                            }
+                        });
+                        pubSub.complete(c);
+                    });
         }
         return pubSub;
     }
