@@ -58,7 +58,7 @@ final class Acquisition {
     private final String entryArg;
     private final long refreshNanos;
     private final String[] scriptKeys;
-    private final String channel; // this client's wake-up channel for this lock
+    private String channel; // this client's wake-up channel for this lock, built when first needed
     private final boolean renewed;
     private final long deadline; // ticker nanos, or FOREVER
     private final CompletableFuture<RedisLease> result = new CompletableFuture<>();
@@ -83,7 +83,6 @@ final class Acquisition {
         this.entryArg = Long.toString(entryMillis);
         this.refreshNanos = TimeUnit.MILLISECONDS.toNanos(entryMillis / 3);
         this.scriptKeys = keys.scriptKeys();
-        this.channel = keys.channel() + ':' + client.clientId();
         this.renewed = renewed;
         long now = client.ticker().nanos();
         this.deadline = waitNanos >= FOREVER - now ? FOREVER : now + waitNanos;
@@ -95,7 +94,7 @@ final class Acquisition {
             attempt(TRY); // a single try never queues
             return result;
         }
-        waiter = client.waitRoom().joinIfSubscribed(channel, owner, this);
+        waiter = client.waitRoom().isEmpty() ? null : client.waitRoom().joinIfSubscribed(channel(), owner, this);
         if (waiter != null) {
             waiter.arm();
             attempt(QUEUE); // subscribed already: a hand-off can reach us, so queue on the first try
@@ -135,6 +134,13 @@ final class Acquisition {
         CompletableFuture<Boolean> left = client.releaseOwner(keys, owner);
         finish(null, new LockException("the LockClient was closed while waiting for lock '" + keys.name() + "'"));
         return left;
+    }
+
+    private String channel() {
+        if (channel == null) {
+            channel = keys.channel() + ':' + client.clientId();
+        }
+        return channel;
     }
 
     private boolean pastDeadline() {
@@ -197,7 +203,7 @@ final class Acquisition {
             return;
         }
         if (waiter == null) {
-            waiter = client.waitRoom().join(channel, owner, this);
+            waiter = client.waitRoom().join(channel(), owner, this);
             waiter.subscribed().whenComplete((ok, error) -> {
                 if (error != null) {
                     finish(null, error);

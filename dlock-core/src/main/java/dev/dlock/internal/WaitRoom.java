@@ -130,6 +130,11 @@ final class WaitRoom {
         });
     }
 
+    /** True when this client subscribes to no channel at all (the uncontended case). */
+    boolean isEmpty() {
+        return channels.isEmpty();
+    }
+
     /** The acquisitions waiting right now, for the client's close. */
     List<Acquisition> acquisitions() {
         List<Acquisition> all = new ArrayList<>();
