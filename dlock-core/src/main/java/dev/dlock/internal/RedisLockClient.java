@@ -235,10 +235,6 @@ public final class RedisLockClient implements LockClient {
         return commandTimeout;
     }
 
-    Transport transport() {
-        return transport;
-    }
-
     String keyPrefix() {
         return keyPrefix;
     }

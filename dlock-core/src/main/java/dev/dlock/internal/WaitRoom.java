@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
  * lock name however many of the client's threads wait for it. Protocol: a waiter joins the channel
  * of its lock (the first joiner subscribes, and Redis confirms before the waiter queues itself in
  * Redis), then queues with a try. A release hands the lock to the oldest queued waiter of any
- * client and publishes {@code g <token> <owner>}; only the client of that owner acts on it, by
- * completing that one waiter. Any other message (a forced release, or a release that could not
+ * client and publishes {@code g <token> <owner>} on that owner's client's own channel, where it
+ * completes that one waiter. Any other message (a forced release, or a release that could not
  * hand off) wakes the longest-waiting waiter of each client to try for itself; a woken waiter that
  * leaves without trying passes the wake-up on. A channel stays subscribed for a short linger
  * after its last waiter left, so that a client that contends again queues on its very first try
@@ -56,7 +56,6 @@ final class WaitRoom {
     /** Joins the channel; the returned waiter's {@code subscribed} completes once Redis confirmed. */
     Waiter join(String channel, String owner, Acquisition acquisition) {
         Waiter waiter = new Waiter(owner, acquisition);
-        byOwner.put(owner, waiter);
         // subscribe() only queues the command, so calling it under the map's lock keeps the order
         // of a channel's UNSUBSCRIBE and a later SUBSCRIBE without blocking anyone
         Channel joined = channels.compute(channel, (name, c) -> {
@@ -64,8 +63,14 @@ final class WaitRoom {
             j.members++;
             return j;
         });
-        joined.queue.add(waiter);
-        waiter.channel = joined;
+        return enter(joined, waiter);
+    }
+
+    /** Makes a waiter that is counted as a member of {@code c} reachable by messages. */
+    private Waiter enter(Channel c, Waiter waiter) {
+        byOwner.put(waiter.owner, waiter);
+        c.queue.add(waiter);
+        waiter.channel = c;
         return waiter;
     }
 
@@ -90,10 +95,7 @@ final class WaitRoom {
         if (!joined[0]) {
             return null; // unsubscribed meanwhile
         }
-        byOwner.put(owner, waiter);
-        c.queue.add(waiter);
-        waiter.channel = c;
-        return waiter;
+        return enter(c, waiter);
     }
 
     void leave(Waiter waiter) {
@@ -142,10 +144,6 @@ final class WaitRoom {
             all.add(w.acquisition);
         }
         return all;
-    }
-
-    int channelCount() {
-        return channels.size();
     }
 
     static final class Channel {
