@@ -1,6 +1,7 @@
 package dev.dlock.verify;
 
 import dev.dlock.LockClient;
+import dev.dlock.internal.LockAdmin;
 import dev.dlock.testkit.JvmProcess;
 import dev.dlock.testkit.RedisServer;
 import dev.dlock.verify.Violation.Checker;
@@ -193,7 +194,7 @@ final class ScenarioRunner {
             violations.addAll(TokenOrderChecker.check(ops));
             violations.addAll(LivenessChecker.check(ops, run.ttl().toNanos()));
             writeViolations(dir, violations);
-            cleanUp(admin, resourceAdmin, resource, scenario);
+            cleanUp(direct, resourceAdmin, resource, scenario);
             int operations = (int) ops.stream().filter(op -> !op.is(Op.FAULT)).count();
             int acquired = (int)
                     ops.stream().filter(op -> op.is(Op.ACQUIRE) && op.ok()).count();
@@ -320,16 +321,16 @@ final class ScenarioRunner {
     }
 
     private void cleanUp(
-            StatefulRedisConnection<String, String> admin,
+            LockClient lockClient,
             StatefulRedisConnection<String, String> resourceAdmin,
             FencedResource resource,
             Scenario scenario) {
-        String lockKey = run.keyPrefix() + ":{" + scenario.name() + "}";
         try {
-            admin.sync().del(lockKey, lockKey + ":fence");
+            // every key of the lock (hash, fence, queue), named by the core's one key layout
+            LockAdmin.of(lockClient).purge(scenario.name());
             resource.delete(resourceAdmin.sync());
         } catch (RuntimeException ignored) {
-            // keys expire on their own (lock: TTL; fence: 7 days); the result stands
+            // keys expire on their own (lock: TTL; queue: 5 s; fence: 7 days); the result stands
         }
     }
 
