@@ -6,57 +6,87 @@ import dev.dlock.testkit.RedisServer;
 import dev.dlock.testkit.Timing;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.RepeatedTest;
 
 final class WakeOneIT {
     @RepeatedTest(5)
-    void release_handsTheLockToOneWaiter_noOneRetries() throws Exception {
+    void release_handsTheLockToOneWaiter_noOneRetries_clientsTakeTurns() throws Exception {
         try (RedisServer server = RedisServer.builder().start();
                 LockClient holderClient = LockClient.connect(server.uri());
-                LockClient waiterClient = LockClient.connect(server.uri())) {
+                LockClient a = LockClient.connect(server.uri());
+                LockClient b = LockClient.connect(server.uri())) {
             Lease held = holderClient.lock("w1").acquire();
             List<CompletableFuture<Lease>> waiters = new ArrayList<>();
-            for (int i = 0; i < 4; i++) {
-                waiters.add(waiterClient.lock("w1").acquireAsync(Duration.ofSeconds(60)));
-            }
-            // release as soon as all four are queued: their queue refreshes (every 1.7 s with the default
-            // lease) come after the counting window, so every call counted is caused by the release
-            long until =
-                    System.nanoTime() + Timing.scaled(Duration.ofSeconds(10)).toNanos();
-            while (!Long.valueOf(4).equals(server.command("ZCARD", "dlock:{w1}:q"))) {
-                assertThat(System.nanoTime() - until)
-                        .as("all four queued in time")
-                        .isNegative();
-                Thread.sleep(5);
-            }
+            List<String> names = List.of("a1", "a2", "b1", "b2");
+            waiters.add(a.lock("w1").acquireAsync(Duration.ofSeconds(60)));
+            awaitQueued(server, 1); // a1 queues in Redis first; a2 lines up behind it inside client a
+            waiters.add(a.lock("w1").acquireAsync(Duration.ofSeconds(60)));
+            waiters.add(b.lock("w1").acquireAsync(Duration.ofSeconds(60)));
+            awaitQueued(server, 2);
+            waiters.add(b.lock("w1").acquireAsync(Duration.ofSeconds(60)));
+            Thread.sleep(100);
+            // one queue entry per client, however many of its acquires wait
+            assertThat(server.command("ZCARD", "dlock:{w1}:q")).isEqualTo(2L);
             server.command("CONFIG", "RESETSTAT");
             held.release();
-            Lease first = next(waiters);
+            Set<CompletableFuture<Lease>> handed = new HashSet<>();
+            Lease first = next(waiters, handed);
             Thread.sleep(200);
             // the release hands the lock to the oldest waiter itself: no retry by anyone
             // (waking one waiter to try would make it 2 calls, waking all four 5)
             assertThat(ScriptCalls.of(server))
                     .as((String) server.command("INFO", "commandstats"))
                     .isEqualTo(1);
-            assertThat(waiters).hasSize(3).noneMatch(CompletableFuture::isDone);
-            // each release hands the lock to the next waiter of the same client, one at a time
+            assertThat(waiters.stream().filter(CompletableFuture::isDone)).hasSize(1);
+            // with the other client queued, a release goes to it, not to the releaser's next acquire:
+            // the clients take turns
+            List<String> order = new ArrayList<>();
+            order.add(names.get(waiters.indexOf(done(waiters, first))));
             Lease current = first;
-            while (!waiters.isEmpty()) {
+            for (int i = 1; i < 4; i++) {
                 current.release();
-                current = next(waiters);
+                current = next(waiters, handed);
+                order.add(names.get(waiters.indexOf(done(waiters, current))));
             }
             current.release();
+            assertThat(order).containsExactly("a1", "b1", "a2", "b2");
         }
     }
 
-    /** Waits for the one waiter that gets the lock next, removes it from the list, returns its lease. */
-    private static Lease next(List<CompletableFuture<Lease>> waiters) throws Exception {
-        Lease lease = (Lease) CompletableFuture.anyOf(waiters.toArray(new CompletableFuture<?>[0]))
-                .get(Timing.scaled(Duration.ofSeconds(5)).toMillis(), TimeUnit.MILLISECONDS);
-        waiters.removeIf(w -> w.isDone() && w.getNow(null) == lease);
-        return lease;
+    private static void awaitQueued(RedisServer server, long n) throws InterruptedException {
+        long until = System.nanoTime() + Timing.scaled(Duration.ofSeconds(10)).toNanos();
+        while (!Long.valueOf(n).equals(server.command("ZCARD", "dlock:{w1}:q"))) {
+            assertThat(System.nanoTime() - until).as(n + " queued in time").isNegative();
+            Thread.sleep(5);
+        }
+    }
+
+    private static CompletableFuture<Lease> done(List<CompletableFuture<Lease>> waiters, Lease lease) {
+        return waiters.stream()
+                .filter(w -> w.isDone() && w.getNow(null) == lease)
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /** Waits for the one waiter that gets the lock next (among those not done yet), returns its lease. */
+    private static Lease next(List<CompletableFuture<Lease>> waiters, Set<CompletableFuture<Lease>> handed)
+            throws Exception {
+        long until = System.nanoTime() + Timing.scaled(Duration.ofSeconds(5)).toNanos();
+        while (true) { // the one not handed out before
+            for (CompletableFuture<Lease> w : waiters) {
+                if (w.isDone() && !w.isCompletedExceptionally() && !handed.contains(w)) {
+                    handed.add(w);
+                    return w.join();
+                }
+            }
+            assertThat(System.nanoTime() - until)
+                    .as("next waiter got the lock in time")
+                    .isNegative();
+            Thread.sleep(1);
+        }
     }
 }

@@ -60,6 +60,7 @@ final class Acquisition {
     private final String[] scriptKeys;
     private String channel; // this client's wake-up channel for this lock, built when first needed
     private final boolean renewed;
+    private final Gate gate;
     private final long deadline; // ticker nanos, or FOREVER
     private final CompletableFuture<RedisLease> result = new CompletableFuture<>();
     // Created only by cancel(); finish() and cancel() each write their side, then read the other's.
@@ -73,7 +74,13 @@ final class Acquisition {
     private ScheduledFuture<?> timer;
 
     Acquisition(
-            RedisLockClient client, LockKeys keys, String owner, long leaseMillis, boolean renewed, long waitNanos) {
+            RedisLockClient client,
+            LockKeys keys,
+            String owner,
+            long leaseMillis,
+            boolean renewed,
+            long waitNanos,
+            Gate gate) {
         this.client = client;
         this.keys = keys;
         this.owner = owner;
@@ -84,6 +91,7 @@ final class Acquisition {
         this.refreshNanos = TimeUnit.MILLISECONDS.toNanos(entryMillis / 3);
         this.scriptKeys = keys.scriptKeys();
         this.renewed = renewed;
+        this.gate = gate;
         long now = client.ticker().nanos();
         this.deadline = waitNanos >= FOREVER - now ? FOREVER : now + waitNanos;
     }
@@ -237,7 +245,7 @@ final class Acquisition {
     }
 
     private void take(long token, long sentAt) {
-        RedisLease lease = client.newLease(keys, owner, token, leaseMillis, renewed, sentAt);
+        RedisLease lease = client.newLease(keys, owner, token, leaseMillis, renewed, sentAt, gate);
         if (cancelled) {
             lease.releaseQuietly();
             finish(null, cancellation());

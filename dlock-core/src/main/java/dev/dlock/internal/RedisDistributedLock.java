@@ -170,10 +170,9 @@ final class RedisDistributedLock implements DistributedLock {
     public CompletableFuture<Lease> acquireAsync(Duration wait) {
         Duration w = Args.notNegative("wait", wait);
         client.checkOpen();
-        Acquisition attempt =
-                new Acquisition(client, keys, client.newLeaseOwner(), client.leaseMillis(), true, w.toNanos());
+        Gate.Turn turn = client.enter(keys, client.newLeaseOwner(), client.leaseMillis(), true, true, w.toNanos());
         CompletableFuture<Lease> future = new CompletableFuture<>();
-        attempt.start().whenComplete((lease, error) -> {
+        turn.result().whenComplete((lease, error) -> {
             if (error != null) {
                 future.completeExceptionally(error);
             } else if (!future.complete(lease) && lease != null) {
@@ -182,21 +181,21 @@ final class RedisDistributedLock implements DistributedLock {
         });
         future.whenComplete((lease, error) -> {
             if (error instanceof CancellationException) {
-                attempt.cancel();
+                turn.cancel();
             }
         });
         return future;
     }
 
     /**
-     * Runs an acquisition and waits for it. An interrupt cancels it and waits until any lock it took
+     * Runs an acquire and waits for it. An interrupt cancels it and waits until any lock it took
      * concurrently has been released, so an interrupted acquire leaves nothing behind.
      */
     private RedisLease await(String owner, long leaseMillis, boolean renewed, long waitNanos, boolean interruptible)
             throws InterruptedException {
         client.checkOpen();
-        Acquisition attempt = new Acquisition(client, keys, owner, leaseMillis, renewed, waitNanos);
-        CompletableFuture<RedisLease> result = attempt.start();
+        Gate.Turn turn = client.enter(keys, owner, leaseMillis, renewed, false, waitNanos);
+        CompletableFuture<RedisLease> result = turn.result();
         boolean interrupted = false;
         try {
             while (true) {
@@ -204,7 +203,7 @@ final class RedisDistributedLock implements DistributedLock {
                     return result.get();
                 } catch (InterruptedException e) {
                     if (interruptible) {
-                        settleCancelled(attempt);
+                        settleCancelled(turn);
                         throw e;
                     }
                     interrupted = true;
@@ -219,15 +218,15 @@ final class RedisDistributedLock implements DistributedLock {
         }
     }
 
-    private void settleCancelled(Acquisition attempt) {
+    private void settleCancelled(Gate.Turn turn) {
         try {
-            attempt.cancel().get(client.commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+            turn.cancel().get(client.commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
             // The acquire's command never answered; a lock it might have taken expires with its lease.
         }
-        CompletableFuture<RedisLease> result = attempt.result();
+        CompletableFuture<RedisLease> result = turn.result();
         if (result.isDone() && !result.isCompletedExceptionally()) {
             RedisLease won = result.join();
             if (won != null) {

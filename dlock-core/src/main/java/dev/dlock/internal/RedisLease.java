@@ -32,6 +32,10 @@ final class RedisLease implements Lease {
     private final long leaseMillis;
     private final boolean renewed;
     private final Ticker ticker;
+    private final Gate gate; // null for a lease outside any gate (tests)
+    // The leases relayed from one hold share one Relay, which points at the newest; null until the
+    // first relay. A renewal answered for an older one applies to the newest (same Redis owner).
+    private volatile Relay relay;
     private static final VarHandle STATE;
     private static final VarHandle LOST;
     private static final VarHandle LISTENERS;
@@ -64,7 +68,8 @@ final class RedisLease implements Lease {
             long leaseMillis,
             boolean renewed,
             Ticker ticker,
-            long sentAt) {
+            long sentAt,
+            Gate gate) {
         this.client = client;
         this.keys = keys;
         this.owner = owner;
@@ -73,6 +78,28 @@ final class RedisLease implements Lease {
         this.renewed = renewed;
         this.ticker = ticker;
         this.deadline = deadlineFrom(sentAt, leaseMillis);
+        this.gate = gate;
+    }
+
+    /** The next lease of the same hold, with a new token and this lease's validity (Gate's relay). */
+    RedisLease relayTo(long nextToken) {
+        RedisLease next = new RedisLease(client, keys, owner, nextToken, leaseMillis, renewed, ticker, 0, gate);
+        next.deadline = deadline;
+        Relay r = relay;
+        if (r == null) {
+            r = new Relay();
+            relay = r;
+        }
+        next.relay = r;
+        r.newest = next;
+        return next;
+    }
+
+    /** The newest lease of this one's hold: this one, unless it was relayed on. */
+    RedisLease newest() {
+        Relay r = relay;
+        RedisLease n = r == null ? null : r.newest;
+        return n == null ? this : n;
     }
 
     /** The drift allowance of Redlock: 1% of the lease plus 2 ms for clock granularity. */
@@ -121,6 +148,9 @@ final class RedisLease implements Lease {
         LockLostException loss = new LockLostException(keys.name(), token, reason);
         this.loss = loss;
         client.forget(this);
+        if (gate != null) {
+            gate.lost(this);
+        }
         // Each side writes its own field, then reads the other's: one of them sees both.
         CompletableFuture<LockLostException> future = lost;
         if (future != null) {
@@ -180,7 +210,8 @@ final class RedisLease implements Lease {
         }
         if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
             client.forget(this);
-            boolean released = client.releaseInRedis(this);
+            boolean released =
+                    gate != null ? client.await(gate.release(this), keys.lock()) : client.releaseInRedis(this);
             if (!released) {
                 lossReported = true;
                 throw new LockLostException(
@@ -202,7 +233,11 @@ final class RedisLease implements Lease {
     void releaseQuietly() {
         if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
             client.forget(this);
-            client.releaseAsync(this);
+            if (gate != null) {
+                gate.release(this);
+            } else {
+                client.releaseAsync(this);
+            }
         }
     }
 
@@ -246,6 +281,11 @@ final class RedisLease implements Lease {
             future.complete(seen);
         }
         return future.copy();
+    }
+
+    /** The leases relayed from one hold. */
+    private static final class Relay {
+        volatile RedisLease newest;
     }
 
     @Override

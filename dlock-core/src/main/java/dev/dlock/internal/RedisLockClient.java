@@ -48,6 +48,7 @@ public final class RedisLockClient implements LockClient {
     private final WaitRoom waitRoom;
     private final Watchdog watchdog;
     private final ConcurrentHashMap<String, ThreadHold> threadHolds = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Gate> gates = new ConcurrentHashMap<>();
     private final AtomicLong leaseIds = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final ThreadLocal<String> threadOwner = ThreadLocal.withInitial(
@@ -184,6 +185,9 @@ public final class RedisLockClient implements LockClient {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        for (Gate gate : gates.values()) {
+            gate.close();
+        }
         List<CompletableFuture<Boolean>> releases = new ArrayList<>();
         for (Acquisition waiting : waitRoom.acquisitions()) {
             releases.add(waiting.abortForClose());
@@ -269,8 +273,9 @@ public final class RedisLockClient implements LockClient {
         }
     }
 
-    RedisLease newLease(LockKeys keys, String owner, long token, long leaseMillis, boolean renewed, long sentAt) {
-        RedisLease lease = new RedisLease(this, keys, owner, token, leaseMillis, renewed, ticker, sentAt);
+    RedisLease newLease(
+            LockKeys keys, String owner, long token, long leaseMillis, boolean renewed, long sentAt, Gate gate) {
+        RedisLease lease = new RedisLease(this, keys, owner, token, leaseMillis, renewed, ticker, sentAt, gate);
         watchdog.add(lease);
         if (!renewed) {
             long delay = lease.deadline() - ticker.nanos();
@@ -283,6 +288,46 @@ public final class RedisLockClient implements LockClient {
             lease.releaseQuietly(); // closed while the acquire was in flight
         }
         return lease;
+    }
+
+    /** A relayed lease (Gate): watchdog-renewed, so it needs no expiry timer of its own. */
+    RedisLease relayLease(RedisLease from, long token) {
+        RedisLease lease = from.relayTo(token);
+        watchdog.add(lease);
+        if (closed.get()) {
+            lease.releaseQuietly();
+        }
+        return lease;
+    }
+
+    /**
+     * Lines an acquire up at its lock's gate in this client (acting in Redis at once when nobody of
+     * this client is at the lock).
+     */
+    Gate.Turn enter(LockKeys keys, String owner, long leaseMillis, boolean renewed, boolean async, long waitNanos) {
+        Gate.Turn turn = new Gate.Turn(owner, leaseMillis, renewed, async, waitNanos, ticker.nanos());
+        while (true) {
+            Gate gate = gates.get(keys.name());
+            if (gate == null) {
+                Gate fresh = new Gate(this, keys);
+                gate = gates.putIfAbsent(keys.name(), fresh);
+                if (gate == null) {
+                    gate = fresh;
+                }
+            }
+            if (gate.admit(turn)) {
+                return turn;
+            }
+            gates.remove(keys.name(), gate); // dead: it is leaving the map; the next loop makes a new one
+        }
+    }
+
+    void removeGate(String name, Gate gate) {
+        gates.remove(name, gate);
+    }
+
+    boolean isClosed() {
+        return closed.get();
     }
 
     void forget(RedisLease lease) {

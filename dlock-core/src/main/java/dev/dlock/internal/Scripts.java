@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 final class Scripts {
     static final Script ACQUIRE = loadWithCommon("acquire", Script.Reply.INTEGER);
     static final Script RELEASE = loadWithCommon("release", Script.Reply.INTEGER);
+    static final Script PASS = loadWithCommon("pass", Script.Reply.INTEGER);
     static final Script RENEW = load("renew", Script.Reply.ARRAY);
     static final Script INFO = load("info", Script.Reply.ARRAY);
 

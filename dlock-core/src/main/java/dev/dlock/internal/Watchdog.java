@@ -41,8 +41,10 @@ final class Watchdog {
         Map<Integer, List<RedisLease>> bySlot = new HashMap<>();
         for (RedisLease lease : leases) {
             if (lease.deadline() - now <= 0) {
+                // Owner-checked: frees the key at once if it is still ours. Sent before the loss lets
+                // the next acquire of this client go to Redis, so Redis runs it first.
+                client.releaseAsync(lease);
                 lease.markLost("it could not be renewed before its lease of " + lease.leaseMillis() + " ms ran out");
-                client.releaseAsync(lease); // owner-checked: frees the key at once if it is still ours
             } else if (lease.isRenewed()) {
                 bySlot.computeIfAbsent(client.slot(lease.keys().lock()), s -> new ArrayList<>())
                         .add(lease);
@@ -71,7 +73,7 @@ final class Watchdog {
             }
             List<?> results = (List<?>) reply;
             for (int i = 0; i < batch.size(); i++) {
-                RedisLease lease = batch.get(i);
+                RedisLease lease = batch.get(i).newest(); // relayed meanwhile: same hold, same owner
                 if (((Long) results.get(i)) == 1L) {
                     lease.renewed(sentAt);
                 } else {

@@ -10,9 +10,10 @@ local FENCE_IDLE_MS = '604800000'
 local function millis(t) return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) end
 local function micros(t) return tonumber(t[1]) * 1000000 + tonumber(t[2]) end
 
--- The next fencing token: max(last + 1, server time in µs), written to the counter.
+-- The next fencing token: max(last + 1, server time in µs). The counter is set to the token plus
+-- 'extra' (nil: 0), which reserves the next 'extra' tokens for the caller (pass.lua's block).
 -- Returns the token's text, or nil plus the error (a counter that is not a number, out of memory).
-local function issue_token(fence, t)
+local function issue_token(fence, t, extra)
   local raw = redis.pcall('GET', fence)
   if type(raw) == 'table' and raw.err then
     return nil, 'WRONGTYPE dlock fencing key ' .. fence .. ' holds a value of another type'
@@ -25,7 +26,7 @@ local function issue_token(fence, t)
   local token = micros(t)
   if token <= last then token = last + 1 end
   local text = string.format('%d', token)
-  local set = redis.pcall('SET', fence, text, 'PX', FENCE_IDLE_MS)
+  local set = redis.pcall('SET', fence, string.format('%d', token + (extra or 0)), 'PX', FENCE_IDLE_MS)
   if type(set) == 'table' and set.err then return nil, set.err end
   return text
 end

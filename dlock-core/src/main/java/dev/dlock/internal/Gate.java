@@ -1,0 +1,399 @@
+package dev.dlock.internal;
+
+import dev.dlock.LockException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The acquires of one client for one lock name, lined up in this JVM so that only one of them works
+ * in Redis at a time, and so that a release can <em>relay</em> the lock to the next one in line
+ * without letting it go in Redis (docs/waiting.md, "Relay inside one client").
+ *
+ * <p>Protocol. The first acquire (the <em>actor</em>) runs an {@link Acquisition} as if it were
+ * alone; later ones wait in a FIFO line here. When the holder releases and the head of the line
+ * wants the same kind of lease (watchdog-renewed, same lease time):
+ *
+ * <ul>
+ *   <li>a <em>checked relay</em> runs {@code pass.lua}: if no other client queues for the lock, it
+ *       keeps the hold, renews it and issues a fresh fencing token plus a reserved block of {@value
+ *       #BLOCK} − 1 more; if another client queues, it releases and hands the lock to that client as
+ *       a release does, and the head of the line becomes the actor and queues in Redis;
+ *   <li>a <em>free relay</em> (no round trip) gives the head the next reserved token and the hold's
+ *       validity, while the block lasts, for at most {@value #CHECK_MILLIS} ms after the checked
+ *       relay was sent and while more than half the lease time is left.
+ * </ul>
+ *
+ * So another client waits at most {@value #BLOCK} − 1 relays or {@value #CHECK_MILLIS} ms beyond its
+ * turn. The Redis counter already stands at the block's last token, so a later holder anywhere gets
+ * a higher token than any relayed one. A relayed lease keeps the Redis owner id of the hold.
+ *
+ * <p>Thread-safety: state is guarded by this object's monitor, held only for bookkeeping; Redis
+ * commands are sent and futures completed outside it.
+ */
+final class Gate {
+    static final int BLOCK = 16;
+    static final long CHECK_MILLIS = 5;
+    private static final String BLOCK_ARG = Integer.toString(BLOCK);
+    private static final long CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(CHECK_MILLIS);
+    private static final long FOREVER = Long.MAX_VALUE;
+
+    private final RedisLockClient client;
+    private final LockKeys keys;
+    // Guarded by this.
+    private boolean active; // a turn acts in Redis, a lease of this gate is held, or a pass is on its way
+    private RedisLease held;
+    private ArrayDeque<Turn> line;
+    private long nextToken; // the reserved block: nextToken..lastToken are unused
+    private long lastToken = -1;
+    private long checkedAt; // ticker nanos when the pass that reserved the block was sent
+    private boolean dead; // left the client's map; a new gate takes over
+
+    Gate(RedisLockClient client, LockKeys keys) {
+        this.client = client;
+        this.keys = keys;
+    }
+
+    /** Lines the turn up, or makes it the actor; false when this gate is dead (use a new one). */
+    boolean admit(Turn turn) {
+        boolean act;
+        synchronized (this) {
+            if (dead) {
+                return false;
+            }
+            turn.gate = this;
+            act = !active;
+            if (act) {
+                active = true;
+            } else if (turn.deadline != FOREVER
+                    && turn.deadline - client.ticker().nanos() <= 0) {
+                turn.result.complete(null); // no wait, and this client is at the lock already
+                return true;
+            } else {
+                if (line == null) {
+                    line = new ArrayDeque<>();
+                }
+                line.add(turn);
+            }
+        }
+        if (act) {
+            act(turn);
+        } else if (turn.deadline != FOREVER) {
+            long wait = Math.max(0, turn.deadline - client.ticker().nanos());
+            turn.timer = client.scheduler().schedule(() -> timeOut(turn), wait, TimeUnit.NANOSECONDS);
+        }
+        return true;
+    }
+
+    private void timeOut(Turn turn) {
+        boolean removed;
+        synchronized (this) {
+            removed = line != null && line.remove(turn);
+        }
+        if (removed) {
+            turn.result.complete(null);
+        }
+    }
+
+    /** Starts the turn's own acquire in Redis; called with the gate active for it. */
+    private void act(Turn turn) {
+        if (client.isClosed()) {
+            failClosed(turn);
+            actorDone(turn, null, null, true);
+            return;
+        }
+        if (turn.timer != null) {
+            turn.timer.cancel(false);
+        }
+        long wait = turn.deadline == FOREVER
+                ? FOREVER
+                : Math.max(0, turn.deadline - client.ticker().nanos());
+        Acquisition acquisition = new Acquisition(client, keys, turn.owner, turn.leaseMillis, turn.renewed, wait, this);
+        synchronized (this) {
+            if (turn.cancelled) {
+                acquisition = null; // cancel() has completed the turn's result
+            } else {
+                turn.acquisition = acquisition;
+            }
+        }
+        if (acquisition == null) {
+            actorDone(turn, null, null, true);
+            return;
+        }
+        acquisition.start().whenComplete((lease, error) -> actorDone(turn, lease, error, false));
+    }
+
+    private void actorDone(Turn turn, RedisLease lease, Throwable error, boolean settled) {
+        Turn next = null;
+        boolean give = false;
+        synchronized (this) {
+            if (lease != null && lease.isHeld()) {
+                held = lease;
+                give = true;
+            } else {
+                next = nextActorLocked();
+            }
+        }
+        if (give) {
+            complete(turn, lease); // on a reply callback: no release call to recurse into
+        } else if (!settled) {
+            if (error != null) {
+                turn.result.completeExceptionally(error);
+            } else {
+                turn.result.complete(null);
+            }
+        }
+        if (next != null) {
+            act(next);
+        }
+    }
+
+    /** The hold ended (or never was): the next live turn in line becomes the actor, if any. */
+    private Turn nextActorLocked() {
+        endHoldLocked();
+        while (line != null && !line.isEmpty()) {
+            Turn t = line.poll();
+            if (!t.cancelled) {
+                return t; // active stays true: t acts now
+            }
+        }
+        active = false;
+        dead = true;
+        client.removeGate(keys.name(), this);
+        return null;
+    }
+
+    /** No lease of this gate is held any more; the rest of a reserved block belongs to that hold. */
+    private void endHoldLocked() {
+        held = null;
+        nextToken = 0;
+        lastToken = -1;
+    }
+
+    private Turn headLocked() {
+        while (line != null && !line.isEmpty()) {
+            Turn t = line.peek();
+            if (!t.cancelled) {
+                return t;
+            }
+            line.poll();
+        }
+        return null;
+    }
+
+    /**
+     * Ends a lease of this gate that its holder released (it is already marked released): relays it
+     * to the head of the line or releases it in Redis.
+     *
+     * @return true if the lease still owned the lock
+     */
+    CompletableFuture<Boolean> release(RedisLease lease) {
+        boolean pass = false;
+        Turn relayTo = null;
+        RedisLease relayed = null;
+        boolean promoteAfter = false;
+        synchronized (this) {
+            if (held != lease) {
+                pass = false; // taken by an acquire that was cancelled meanwhile: never handed out
+            } else {
+                Turn head = headLocked();
+                long now = client.ticker().nanos();
+                if (head == null || !relayable(lease, head)) {
+                    // Nobody waits, or the head wants another kind of lease. The gate stays until
+                    // Redis has run the release, so that no acquire of this client reaches Redis
+                    // before it: a relayed hold keeps its first owner's id, and a thread whose own
+                    // id that is would otherwise find "its own" hold and take it over.
+                    endHoldLocked();
+                    promoteAfter = true;
+                } else if (nextToken <= lastToken
+                        && now - checkedAt < CHECK_NANOS
+                        && lease.deadline() - now > TimeUnit.MILLISECONDS.toNanos(lease.leaseMillis()) / 2) {
+                    line.poll();
+                    relayTo = head;
+                    relayed = client.relayLease(lease, nextToken++);
+                    held = relayed;
+                } else {
+                    endHoldLocked(); // limbo until the pass answers; active stays true
+                    pass = true;
+                }
+            }
+        }
+        if (relayTo != null) {
+            deliver(relayTo, relayed);
+            return CompletableFuture.completedFuture(Boolean.TRUE);
+        }
+        if (pass) {
+            return pass(lease);
+        }
+        CompletableFuture<Boolean> released = client.releaseAsync(lease);
+        if (promoteAfter) {
+            released.whenComplete((ok, error) -> promote());
+        }
+        return released;
+    }
+
+    private static boolean relayable(RedisLease lease, Turn head) {
+        return lease.isRenewed() && head.renewed && head.leaseMillis == lease.leaseMillis();
+    }
+
+    private void promote() {
+        Turn next;
+        synchronized (this) {
+            next = nextActorLocked();
+        }
+        if (next != null) {
+            act(next);
+        }
+    }
+
+    private CompletableFuture<Boolean> pass(RedisLease lease) {
+        long sentAt = client.ticker().nanos();
+        String leaseArg = lease.leaseMillis() == client.leaseMillis()
+                ? client.leaseMillisArg()
+                : Long.toString(lease.leaseMillis());
+        return client.eval(Scripts.PASS, keys.scriptKeys(), new String[] {lease.owner(), leaseArg, BLOCK_ARG})
+                .handle((reply, error) -> {
+                    if (error != null) {
+                        client.releaseAsync(lease); // owner-checked; Redis runs it after the pass
+                        promote();
+                        throw client.translate(error, keys.lock());
+                    }
+                    long token = (Long) reply;
+                    if (token > 0) {
+                        passed(lease, token, sentAt);
+                        return Boolean.TRUE;
+                    }
+                    promote(); // released (and handed to another client), or no longer ours
+                    return token == 0;
+                });
+    }
+
+    /** The pass kept the hold and reserved {@code token .. token + BLOCK - 1}. */
+    private void passed(RedisLease from, long token, long sentAt) {
+        Turn head;
+        RedisLease relayed = null;
+        synchronized (this) {
+            head = headLocked();
+            if (head != null && relayable(from, head)) {
+                line.poll();
+                nextToken = token + 1;
+                lastToken = token + BLOCK - 1;
+                checkedAt = sentAt;
+                relayed = client.relayLease(from, token);
+                relayed.renewed(sentAt);
+                held = relayed;
+            }
+        }
+        if (relayed != null) {
+            deliver(head, relayed);
+            return;
+        }
+        // The line emptied (or changed) while the pass was on its way: let the lock go after all.
+        client.releaseAsync(from).whenComplete((ok, error) -> promote());
+    }
+
+    /** Hands a lease to a turn; a turn that no longer wants it releases it again. */
+    private void deliver(Turn turn, RedisLease lease) {
+        if (turn.async) {
+            // Not on the releasing thread: a callback that releases and acquires again would recurse.
+            ForkJoinPool.commonPool().execute(() -> complete(turn, lease));
+        } else {
+            complete(turn, lease);
+        }
+    }
+
+    private static void complete(Turn turn, RedisLease lease) {
+        if (!turn.result.complete(lease)) {
+            lease.releaseQuietly();
+        }
+    }
+
+    /** A lease of this gate was lost: the next turn acquires for itself. */
+    void lost(RedisLease lease) {
+        Turn next = null;
+        synchronized (this) {
+            if (held == lease) {
+                next = nextActorLocked();
+            }
+        }
+        if (next != null) {
+            act(next);
+        }
+    }
+
+    /** Fails every turn in line because the client is closing. */
+    void close() {
+        List<Turn> waiting = new ArrayList<>();
+        synchronized (this) {
+            if (line != null) {
+                waiting.addAll(line);
+                line.clear();
+            }
+        }
+        for (Turn t : waiting) {
+            failClosed(t);
+        }
+    }
+
+    private void failClosed(Turn turn) {
+        turn.result.completeExceptionally(
+                new LockException("the LockClient was closed while waiting for lock '" + keys.name() + "'"));
+    }
+
+    /** One acquire as the caller sees it: waiting in line, or acting in Redis. */
+    static final class Turn {
+        private final String owner;
+        private final long leaseMillis;
+        private final boolean renewed;
+        private final boolean async;
+        private final long deadline; // ticker nanos, or FOREVER
+        private final CompletableFuture<RedisLease> result = new CompletableFuture<>();
+        private Gate gate; // set by admit
+        private Acquisition acquisition; // guarded by gate: set when the turn acts
+        private boolean cancelled; // guarded by gate
+        private volatile ScheduledFuture<?> timer;
+
+        Turn(String owner, long leaseMillis, boolean renewed, boolean async, long waitNanos, long now) {
+            this.owner = owner;
+            this.leaseMillis = leaseMillis;
+            this.renewed = renewed;
+            this.async = async;
+            this.deadline = waitNanos >= FOREVER - now ? FOREVER : now + waitNanos;
+        }
+
+        /** Completes with the lease, null when the wait ran out, or the failure. */
+        CompletableFuture<RedisLease> result() {
+            return result;
+        }
+
+        /** Gives up; the returned future completes once no lock taken by this turn is left. */
+        CompletableFuture<Void> cancel() {
+            Acquisition a;
+            boolean removed;
+            Gate g = gate;
+            synchronized (g) {
+                cancelled = true;
+                a = acquisition;
+                removed = a == null && g.line != null && g.line.remove(this);
+            }
+            if (a != null) {
+                return a.cancel();
+            }
+            if (removed) {
+                ScheduledFuture<?> t = timer;
+                if (t != null) {
+                    t.cancel(false);
+                }
+            }
+            // Also when a relay has just taken the turn out of the line: its delivery then fails and
+            // releases the lease again. A lease delivered before this stays in result for the caller.
+            result.completeExceptionally(new CancellationException("acquire of '" + g.keys.name() + "' was cancelled"));
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+}
