@@ -124,6 +124,11 @@ public final class RedisLockClient implements LockClient {
                 transport, masked, lease.toMillis(), keyPrefix, timeout, maxNameLength, Ticker.SYSTEM);
     }
 
+    /** A client on a given transport and clock, for unit tests that script both. */
+    static RedisLockClient on(Transport transport, long leaseMillis, Ticker ticker) {
+        return new RedisLockClient(transport, "redis://test", leaseMillis, "dlock", Duration.ofSeconds(2), 512, ticker);
+    }
+
     private static TransportFactory discover() {
         return ServiceLoader.load(TransportFactory.class, RedisLockClient.class.getClassLoader())
                 .findFirst()
