@@ -142,9 +142,25 @@ final class RedisLease implements Lease {
 
     /** Marks the lease lost (once) and runs the listeners; a released lease stays released. */
     void markLost(String reason) {
-        if (!STATE.compareAndSet(this, State.HELD, State.LOST)) {
-            return;
+        if (STATE.compareAndSet(this, State.HELD, State.LOST)) {
+            lost(reason);
         }
+    }
+
+    /**
+     * Marks a lease whose deadline passed lost (once, and only if still held), after sending an
+     * owner-checked release that frees the key at once if it is still this hold's. The release goes
+     * first: the loss lets the next acquire of this client go to Redis, which must run it after the
+     * release. A lease released meanwhile sends nothing (its hold may live on, relayed).
+     */
+    void expire(String reason) {
+        if (STATE.compareAndSet(this, State.HELD, State.LOST)) {
+            client.releaseAsync(this);
+            lost(reason);
+        }
+    }
+
+    private void lost(String reason) {
         LockLostException loss = new LockLostException(keys.name(), token, reason);
         this.loss = loss;
         client.forget(this);
@@ -206,7 +222,7 @@ final class RedisLease implements Lease {
     @Override
     public void release() {
         if (state == State.HELD && deadline - ticker.nanos() <= 0) {
-            markLost("its lease of " + leaseMillis + " ms ran out before it was released");
+            expire("its lease of " + leaseMillis + " ms ran out before it was released");
         }
         if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
             client.forget(this);

@@ -285,7 +285,7 @@ public final class RedisLockClient implements LockClient {
         if (!renewed) {
             long delay = lease.deadline() - ticker.nanos();
             scheduler.schedule(
-                    () -> lease.markLost("its fixed lease time of " + leaseMillis + " ms ran out"),
+                    () -> lease.expire("its fixed lease time of " + leaseMillis + " ms ran out"),
                     Math.max(0, delay),
                     TimeUnit.NANOSECONDS);
         }

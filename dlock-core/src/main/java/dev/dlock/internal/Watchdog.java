@@ -41,11 +41,8 @@ final class Watchdog {
         Map<Integer, List<RedisLease>> bySlot = new HashMap<>();
         for (RedisLease lease : leases) {
             if (lease.deadline() - now <= 0) {
-                // Owner-checked: frees the key at once if it is still ours. Sent before the loss lets
-                // the next acquire of this client go to Redis, so Redis runs it first.
-                client.releaseAsync(lease);
-                lease.markLost("it could not be renewed before its lease of " + lease.leaseMillis() + " ms ran out");
-            } else if (lease.isRenewed()) {
+                lease.expire("it could not be renewed before its lease of " + lease.leaseMillis() + " ms ran out");
+            } else if (lease.isRenewed() && lease.isHeld()) {
                 bySlot.computeIfAbsent(client.slot(lease.keys().lock()), s -> new ArrayList<>())
                         .add(lease);
             }
