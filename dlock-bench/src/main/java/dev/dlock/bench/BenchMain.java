@@ -15,7 +15,8 @@ import java.util.Set;
  * <p>Options: {@code --quick} (one run, short phases: a smoke test, not a measurement), {@code --only W1,W3} (a subset
  * of the workloads), {@code --peers DLOCK,NAIVE} (a subset of the peers), {@code --docs DIR} (where the report goes,
  * default {@code docs}), {@code --no-report} (print only), {@code --runs N}, {@code
- * --measure-ms N} (a longer measured window, for profiling). The W5 client processes take extra JVM arguments from
+ * --measure-ms N} (a longer measured window, for profiling), {@code --process-warmup-ms N} (how long each W5 process
+ * warms up before the phase). The W5 client processes take extra JVM arguments from
  * the system property {@code dlock.bench.childJvmArgs} ({@code {id}} becomes the client's number), e.g. a JFR
  * recording per client.
  */
@@ -43,6 +44,7 @@ public final class BenchMain {
                 case "--docs" -> docs = Path.of(args[++i]);
                 case "--no-report" -> report = false;
                 case "--runs" -> settings = settings.withRuns(Integer.parseInt(args[++i]));
+                case "--process-warmup-ms" -> settings = settings.withProcessWarmupMillis(Long.parseLong(args[++i]));
                 case "--measure-ms" ->
                     settings = settings.withPhaseMillis(settings.warmupMillis(), Long.parseLong(args[++i]));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);

@@ -57,6 +57,19 @@ record Settings(
                 processWarmupMillis);
     }
 
+    Settings withProcessWarmupMillis(long millis) {
+        return new Settings(
+                runs,
+                warmupMillis,
+                measureMillis,
+                lease,
+                manyLeases,
+                manyLeasesLease,
+                watchIntervals,
+                benchmarkRequests,
+                millis);
+    }
+
     Settings withRuns(int count) {
         return new Settings(
                 count,
