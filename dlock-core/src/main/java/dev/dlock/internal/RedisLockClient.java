@@ -118,7 +118,7 @@ public final class RedisLockClient implements LockClient {
         if (clientName.chars().anyMatch(c -> c <= ' ')) {
             throw new IllegalArgumentException("clientName must not contain spaces, was '" + clientName + "'");
         }
-        TransportFactory chosen = factory != null ? factory : discover();
+        TransportFactory chosen = factory != null ? factory : discover(redisUri, masked);
         Transport transport = chosen.connect(new TransportConfig(redisUri, masked, timeout, clientName));
         return new RedisLockClient(
                 transport, masked, lease.toMillis(), keyPrefix, timeout, maxNameLength, Ticker.SYSTEM);
@@ -129,11 +129,24 @@ public final class RedisLockClient implements LockClient {
         return new RedisLockClient(transport, "redis://test", leaseMillis, "dlock", Duration.ofSeconds(2), 512, ticker);
     }
 
-    private static TransportFactory discover() {
-        return ServiceLoader.load(TransportFactory.class, RedisLockClient.class.getClassLoader())
-                .findFirst()
-                .orElseThrow(() -> new LockException(
-                        "no dlock transport on the class path: add the dev.dlock:dlock-lettuce dependency"));
+    /** The highest-priority transport on the class path that supports the URI (ties: class path order). */
+    private static TransportFactory discover(String redisUri, String masked) {
+        TransportFactory best = null;
+        boolean any = false;
+        for (TransportFactory f : ServiceLoader.load(TransportFactory.class, RedisLockClient.class.getClassLoader())) {
+            any = true;
+            if (f.supports(redisUri) && (best == null || f.priority() > best.priority())) {
+                best = f;
+            }
+        }
+        if (best == null) {
+            throw new LockException(
+                    any
+                            ? "no dlock transport on the class path supports " + masked
+                                    + " (dlock-resp: redis:// and rediss://; dlock-lettuce: also redis-sentinel://)"
+                            : "no dlock transport on the class path: add dev.dlock:dlock-resp or dev.dlock:dlock-lettuce");
+        }
+        return best;
     }
 
     /** Checks the URI before any I/O and returns it with the password masked. */

@@ -16,4 +16,26 @@ public interface TransportFactory {
      * @throws dev.dlock.LockAuthenticationException if Redis refuses the credentials
      */
     Transport connect(TransportConfig config);
+
+    /**
+     * Whether this factory can connect to the URI (by its scheme: {@code redis://}, {@code
+     * rediss://}, {@code redis-sentinel://}); discovery skips factories that cannot. The default
+     * accepts every URI.
+     *
+     * @param redisUri the URI, already checked to be a Redis URI
+     * @return true if {@link #connect} can serve it
+     */
+    default boolean supports(String redisUri) {
+        return true;
+    }
+
+    /**
+     * Ranks factories found on the class path that support the same URI: discovery takes the
+     * highest, so the choice does not depend on the class path's order. The default is 0.
+     *
+     * @return the rank
+     */
+    default int priority() {
+        return 0;
+    }
 }
