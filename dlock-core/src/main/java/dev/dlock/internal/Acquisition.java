@@ -61,8 +61,8 @@ final class Acquisition {
     private String channel; // this client's wake-up channel for this lock, built when first needed
     private final boolean renewed;
     private final Gate gate;
+    private final Gate.Turn turn; // told the outcome through gate.actorDone
     private final long deadline; // ticker nanos, or FOREVER
-    private final CompletableFuture<RedisLease> result = new CompletableFuture<>();
     // Created only by cancel(); finish() and cancel() each write their side, then read the other's.
     private volatile CompletableFuture<Void> settled;
     private volatile boolean finished;
@@ -80,7 +80,8 @@ final class Acquisition {
             long leaseMillis,
             boolean renewed,
             long waitNanos,
-            Gate gate) {
+            Gate gate,
+            Gate.Turn turn) {
         this.client = client;
         this.keys = keys;
         this.owner = owner;
@@ -92,15 +93,16 @@ final class Acquisition {
         this.scriptKeys = keys.scriptKeys();
         this.renewed = renewed;
         this.gate = gate;
+        this.turn = turn;
         long now = client.ticker().nanos();
         this.deadline = waitNanos >= FOREVER - now ? FOREVER : now + waitNanos;
     }
 
-    /** Starts the loop; the future completes with the lease, or null when the wait ran out. */
-    CompletableFuture<RedisLease> start() {
+    /** Starts the loop; its outcome (the lease, null when the wait ran out, or the failure) goes to the gate. */
+    void start() {
         if (deadline != FOREVER && deadline - client.ticker().nanos() <= 0) {
             attempt(TRY); // a single try never queues
-            return result;
+            return;
         }
         waiter = client.waitRoom().isEmpty() ? null : client.waitRoom().joinIfSubscribed(channel(), owner, this);
         if (waiter != null) {
@@ -109,11 +111,6 @@ final class Acquisition {
         } else {
             attempt(TRY);
         }
-        return result;
-    }
-
-    CompletableFuture<RedisLease> result() {
-        return result;
     }
 
     /** Gives up; the returned future completes once no lock taken by this attempt is left. */
@@ -271,9 +268,9 @@ final class Acquisition {
                 // says nothing about the server): an owner-checked release, queued behind it, undoes it.
                 client.releaseOwnerQuietly(keys, owner);
             }
-            result.completeExceptionally(failure);
-        } else if (!result.complete(lease) && lease != null) {
-            lease.releaseQuietly(); // the caller cancelled the future itself
+            gate.actorDone(turn, null, failure);
+        } else {
+            gate.actorDone(turn, lease, null); // a turn that no longer wants the lease releases it
         }
         finished = true;
         CompletableFuture<Void> s = settled;

@@ -53,6 +53,7 @@ final class Gate {
     private long lastToken = -1;
     private long checkedAt; // ticker nanos when the pass that reserved the block was sent
     private boolean dead; // left the client's map; a new gate takes over
+    private boolean idleSeen; // sweep() found it idle once
 
     Gate(RedisLockClient client, LockKeys keys) {
         this.client = client;
@@ -67,12 +68,13 @@ final class Gate {
                 return false;
             }
             turn.gate = this;
+            idleSeen = false;
             act = !active;
             if (act) {
                 active = true;
             } else if (turn.deadline != FOREVER
                     && turn.deadline - client.ticker().nanos() <= 0) {
-                turn.result.complete(null); // no wait, and this client is at the lock already
+                turn.complete(null); // no wait, and this client is at the lock already
                 return true;
             } else {
                 if (line == null) {
@@ -96,7 +98,7 @@ final class Gate {
             removed = line != null && line.remove(turn);
         }
         if (removed) {
-            turn.result.complete(null);
+            turn.complete(null);
         }
     }
 
@@ -104,7 +106,7 @@ final class Gate {
     private void act(Turn turn) {
         if (client.isClosed()) {
             failClosed(turn);
-            actorDone(turn, null, null, true);
+            actorDone(turn, null, null);
             return;
         }
         if (turn.timer != null) {
@@ -113,22 +115,27 @@ final class Gate {
         long wait = turn.deadline == FOREVER
                 ? FOREVER
                 : Math.max(0, turn.deadline - client.ticker().nanos());
-        Acquisition acquisition = new Acquisition(client, keys, turn.owner, turn.leaseMillis, turn.renewed, wait, this);
+        Acquisition acquisition =
+                new Acquisition(client, keys, turn.owner, turn.leaseMillis, turn.renewed, wait, this, turn);
         synchronized (this) {
             if (turn.cancelled) {
-                acquisition = null; // cancel() has completed the turn's result
+                acquisition = null; // giveUp() has completed the turn
             } else {
                 turn.acquisition = acquisition;
             }
         }
         if (acquisition == null) {
-            actorDone(turn, null, null, true);
+            actorDone(turn, null, null);
             return;
         }
-        acquisition.start().whenComplete((lease, error) -> actorDone(turn, lease, error, false));
+        acquisition.start();
     }
 
-    private void actorDone(Turn turn, RedisLease lease, Throwable error, boolean settled) {
+    /**
+     * The turn's own acquire ended: with the lease, with null (the wait ran out), or with the failure.
+     * A turn that was given up meanwhile (already completed) releases the lease again.
+     */
+    void actorDone(Turn turn, RedisLease lease, Throwable error) {
         Turn next = null;
         boolean give = false;
         synchronized (this) {
@@ -141,12 +148,14 @@ final class Gate {
         }
         if (give) {
             complete(turn, lease); // on a reply callback: no release call to recurse into
-        } else if (!settled) {
-            if (error != null) {
-                turn.result.completeExceptionally(error);
-            } else {
-                turn.result.complete(null);
-            }
+        } else if (error != null) {
+            turn.completeExceptionally(error);
+        } else if (lease == null) {
+            turn.complete(null); // the wait ran out
+        } else if (client.isClosed()) {
+            failClosed(turn); // taken while the client closed: already released
+        } else {
+            turn.complete(lease); // lost the moment it was taken: the caller sees it invalid, as before
         }
         if (next != null) {
             act(next);
@@ -162,10 +171,28 @@ final class Gate {
                 return t; // active stays true: t acts now
             }
         }
-        active = false;
-        dead = true;
-        client.removeGate(keys.name(), this);
+        active = false; // idle: it stays in the client's map until sweep() finds it idle twice
         return null;
+    }
+
+    /**
+     * Called once per watchdog round: a gate found idle in two rounds in a row leaves the client's
+     * map, so nothing stays per lock name for long, while a name in use keeps its gate (no allocation
+     * per uncontended acquire).
+     */
+    void sweep() {
+        synchronized (this) {
+            if (active || (line != null && !line.isEmpty())) {
+                idleSeen = false;
+                return;
+            }
+            if (!idleSeen) {
+                idleSeen = true;
+                return;
+            }
+            dead = true;
+        }
+        client.removeGate(keys.name(), this);
     }
 
     /** No lease of this gate is held any more; the rest of a reserved block belongs to that hold. */
@@ -203,11 +230,15 @@ final class Gate {
             } else {
                 Turn head = headLocked();
                 long now = client.ticker().nanos();
-                if (head == null || !relayable(lease, head)) {
-                    // Nobody waits, or the head wants another kind of lease. The gate stays until
-                    // Redis has run the release, so that no acquire of this client reaches Redis
-                    // before it: a relayed hold keeps its first owner's id, and a thread whose own
-                    // id that is would otherwise find "its own" hold and take it over.
+                if (head == null && !lease.isRelayed()) {
+                    nextActorLocked(); // nobody waits: the gate goes idle with the release sent
+                } else if (head == null || !relayable(lease, head)) {
+                    // Nobody waits for a relayed hold, or the head wants another kind of lease. The
+                    // gate stays busy until Redis has run the release, so that no acquire of this
+                    // client reaches Redis before it: a relayed hold keeps its first owner's id, and
+                    // a thread whose own id that is would otherwise find "its own" hold and take it
+                    // over. (A hold never relayed is released by its own owner, whose next acquire
+                    // comes after the release on the same thread.)
                     endHoldLocked();
                     promoteAfter = true;
                 } else if (nextToken <= lastToken
@@ -308,7 +339,7 @@ final class Gate {
     }
 
     private static void complete(Turn turn, RedisLease lease) {
-        if (!turn.result.complete(lease)) {
+        if (!turn.complete(lease)) {
             lease.releaseQuietly();
         }
     }
@@ -341,18 +372,20 @@ final class Gate {
     }
 
     private void failClosed(Turn turn) {
-        turn.result.completeExceptionally(
+        turn.completeExceptionally(
                 new LockException("the LockClient was closed while waiting for lock '" + keys.name() + "'"));
     }
 
-    /** One acquire as the caller sees it: waiting in line, or acting in Redis. */
-    static final class Turn {
+    /**
+     * One acquire as the caller sees it, waiting in line or acting in Redis; completes with the lease,
+     * null when the wait ran out, or the failure.
+     */
+    static final class Turn extends CompletableFuture<RedisLease> {
         private final String owner;
         private final long leaseMillis;
         private final boolean renewed;
         private final boolean async;
         private final long deadline; // ticker nanos, or FOREVER
-        private final CompletableFuture<RedisLease> result = new CompletableFuture<>();
         private Gate gate; // set by admit
         private Acquisition acquisition; // guarded by gate: set when the turn acts
         private boolean cancelled; // guarded by gate
@@ -366,13 +399,8 @@ final class Gate {
             this.deadline = waitNanos >= FOREVER - now ? FOREVER : now + waitNanos;
         }
 
-        /** Completes with the lease, null when the wait ran out, or the failure. */
-        CompletableFuture<RedisLease> result() {
-            return result;
-        }
-
         /** Gives up; the returned future completes once no lock taken by this turn is left. */
-        CompletableFuture<Void> cancel() {
+        CompletableFuture<Void> giveUp() {
             Acquisition a;
             boolean removed;
             Gate g = gate;
@@ -391,8 +419,8 @@ final class Gate {
                 }
             }
             // Also when a relay has just taken the turn out of the line: its delivery then fails and
-            // releases the lease again. A lease delivered before this stays in result for the caller.
-            result.completeExceptionally(new CancellationException("acquire of '" + g.keys.name() + "' was cancelled"));
+            // releases the lease again. A lease delivered before this stays in the turn for the caller.
+            completeExceptionally(new CancellationException("acquire of '" + g.keys.name() + "' was cancelled"));
             return CompletableFuture.completedFuture(null);
         }
     }

@@ -172,7 +172,7 @@ final class RedisDistributedLock implements DistributedLock {
         client.checkOpen();
         Gate.Turn turn = client.enter(keys, client.newLeaseOwner(), client.leaseMillis(), true, true, w.toNanos());
         CompletableFuture<Lease> future = new CompletableFuture<>();
-        turn.result().whenComplete((lease, error) -> {
+        turn.whenComplete((lease, error) -> {
             if (error != null) {
                 future.completeExceptionally(error);
             } else if (!future.complete(lease) && lease != null) {
@@ -181,7 +181,7 @@ final class RedisDistributedLock implements DistributedLock {
         });
         future.whenComplete((lease, error) -> {
             if (error instanceof CancellationException) {
-                turn.cancel();
+                turn.giveUp();
             }
         });
         return future;
@@ -195,12 +195,11 @@ final class RedisDistributedLock implements DistributedLock {
             throws InterruptedException {
         client.checkOpen();
         Gate.Turn turn = client.enter(keys, owner, leaseMillis, renewed, false, waitNanos);
-        CompletableFuture<RedisLease> result = turn.result();
         boolean interrupted = false;
         try {
             while (true) {
                 try {
-                    return result.get();
+                    return turn.get();
                 } catch (InterruptedException e) {
                     if (interruptible) {
                         settleCancelled(turn);
@@ -220,15 +219,14 @@ final class RedisDistributedLock implements DistributedLock {
 
     private void settleCancelled(Gate.Turn turn) {
         try {
-            turn.cancel().get(client.commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+            turn.giveUp().get(client.commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
             // The acquire's command never answered; a lock it might have taken expires with its lease.
         }
-        CompletableFuture<RedisLease> result = turn.result();
-        if (result.isDone() && !result.isCompletedExceptionally()) {
-            RedisLease won = result.join();
+        if (turn.isDone() && !turn.isCompletedExceptionally()) {
+            RedisLease won = turn.join();
             if (won != null) {
                 won.releaseQuietly();
             }

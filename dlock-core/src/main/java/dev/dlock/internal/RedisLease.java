@@ -95,6 +95,11 @@ final class RedisLease implements Lease {
         return next;
     }
 
+    /** Whether this lease was relayed to or from another of the same hold (Gate). */
+    boolean isRelayed() {
+        return relay != null;
+    }
+
     /** The newest lease of this one's hold: this one, unless it was relayed on. */
     RedisLease newest() {
         Relay r = relay;

@@ -430,7 +430,16 @@ public final class RedisLockClient implements LockClient {
         return new LockConnectionException(maskedUri, "command on '" + key + "' failed: " + error, error);
     }
 
-    private void watchdogTick() {
+    /** How many lock names have a gate in this client (tests: idle gates go). */
+    int gateCount() {
+        return gates.size();
+    }
+
+    /** One watchdog round: idle gates are swept, leases renewed or expired. */
+    void watchdogTick() {
+        for (Gate gate : gates.values()) {
+            gate.sweep();
+        }
         try {
             watchdog.tick();
         } catch (RuntimeException e) {

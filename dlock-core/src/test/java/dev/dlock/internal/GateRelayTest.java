@@ -159,4 +159,24 @@ final class GateRelayTest {
         own.reply().complete(200L);
         assertThat(got(fixed).fencingToken()).isEqualTo(200L);
     }
+
+    @Test
+    void anIdleGate_leavesTheClientAfterTwoWatchdogRounds_aBusyOneStays() throws Exception {
+        List<CompletableFuture<Lease>> line = new ArrayList<>();
+        Lease held = holdWithLine(0, line);
+        client.watchdogTick();
+        redis.next().reply().complete(List.of(1L)); // the renewal of the held lease
+        client.watchdogTick();
+        redis.next().reply().complete(List.of(1L));
+        assertThat(client.gateCount()).as("in use").isEqualTo(1);
+        CompletableFuture<Void> released = releasing(held);
+        redis.next().reply().complete(1L);
+        released.get(5, TimeUnit.SECONDS);
+        client.watchdogTick();
+        assertThat(client.gateCount())
+                .as("idle once: kept for the next acquire")
+                .isEqualTo(1);
+        client.watchdogTick();
+        assertThat(client.gateCount()).as("idle twice: gone").isZero();
+    }
 }
