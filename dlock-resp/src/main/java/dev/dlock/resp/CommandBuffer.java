@@ -20,6 +20,10 @@ final class CommandBuffer {
         len = 0;
     }
 
+    boolean isEmpty() {
+        return len == 0;
+    }
+
     /** Starts a command of {@code parts} bulk strings ({@code *N}). */
     CommandBuffer command(int parts) {
         ensure(16);

@@ -13,17 +13,20 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The pipelined command connection shared by all of a client's threads.
  *
- * <p>Concurrency: a caller encodes its command and writes it to the socket itself, under {@code
- * writeLock}, so a command costs no hand-off to an I/O thread. Before writing, it appends the
- * command to the connection's FIFO under {@code queueLock}; one reader thread per connection takes
- * replies off the socket and completes the FIFO's head. The reader never takes {@code writeLock}: a
- * writer blocked on a full socket must not keep the reader from draining replies. No future is ever
- * completed while a lock is held, because completion runs the caller's dependent stages, which may
- * send commands. Lock order: {@code writeLock}, then {@code queueLock}.
+ * <p>Concurrency: under {@code lock}, held only for in-memory work, a caller encodes its command
+ * into {@code output} and appends it to the connection's FIFO of sent commands, so bytes and FIFO
+ * are in the same order. If no thread is flushing, the caller becomes the flusher: it swaps {@code
+ * output} for an empty buffer and writes it to the socket itself, outside the lock, until nothing is
+ * left. A lone caller thus writes its own command with no hand-off to an I/O thread, and under
+ * contention one write carries the commands of many threads while the others return at once. One
+ * reader thread per connection takes replies off the socket and completes the FIFO's head. No future
+ * is completed while the lock is held, because completion runs the caller's dependent stages, which
+ * may send commands.
  *
  * <p>While disconnected, commands wait in {@code waiting} and a reconnect thread runs; once it has
- * connected and shaken hands it sends the waiting commands that have not timed out, in order. A
- * command that timed out before it was sent is never sent (its caller may have compensated already).
+ * connected and shaken hands it sends the waiting commands that have not timed out, in order and
+ * before any newer one. A command that timed out before it was sent is never sent (its caller may
+ * have compensated already).
  */
 final class CommandChannel {
     private final RedisEndpoint endpoint;
@@ -31,21 +34,21 @@ final class CommandChannel {
     private final Duration timeout;
     private final String maskedUri;
 
-    private final ReentrantLock writeLock = new ReentrantLock();
-    private final ReentrantLock queueLock = new ReentrantLock();
-    private final CommandBuffer buffer = new CommandBuffer(); // guarded by writeLock
-    private final Set<String> loaded = new HashSet<>(); // SHA-1s sent as source on link; guarded by writeLock
-    private final ArrayDeque<EvalCommand> waiting = new ArrayDeque<>(); // guarded by queueLock
-    private volatile Link link; // written under writeLock and queueLock
-    private boolean reconnecting; // guarded by queueLock
+    private final ReentrantLock lock = new ReentrantLock();
+    private CommandBuffer output = new CommandBuffer(); // guarded by lock; bytes for link, not yet written
+    private CommandBuffer writing = new CommandBuffer(); // owned by the flusher
+    private boolean flushing; // guarded by lock
+    private final Set<String> loaded = new HashSet<>(); // SHA-1s sent as source on link; guarded by lock
+    private final ArrayDeque<EvalCommand> waiting = new ArrayDeque<>(); // guarded by lock
+    private Link link; // guarded by lock
+    private boolean reconnecting; // guarded by lock
     private volatile RuntimeException lastConnectFailure;
     private volatile boolean closed;
 
     /** One connected socket and the commands sent on it that wait for a reply. */
-    private final class Link {
+    private static final class Link {
         final Connection connection;
-        final ArrayDeque<EvalCommand> sent = new ArrayDeque<>(); // guarded by queueLock
-        boolean alive = true; // guarded by queueLock
+        final ArrayDeque<EvalCommand> sent = new ArrayDeque<>(); // guarded by the channel's lock
 
         Link(Connection connection) {
             this.connection = connection;
@@ -65,59 +68,67 @@ final class CommandChannel {
     }
 
     void send(EvalCommand command) {
+        boolean flush = false;
+        boolean reconnect = false;
         RuntimeException failure = null;
-        writeLock.lock();
+        lock.lock();
         try {
-            Link l = link;
-            if (l != null) {
-                boolean asSource = loaded.add(command.script.script.sha1());
-                command.encode(buffer, asSource);
-                queueLock.lock();
-                try {
-                    if (l.alive) {
-                        l.sent.addLast(command);
-                    } else {
-                        l = null;
-                    }
-                } finally {
-                    queueLock.unlock();
-                }
-            }
-            if (l == null) {
-                failure = park(command);
+            if (closed) {
+                failure = Failures.closed(maskedUri);
+            } else if (link == null) {
+                waiting.addLast(command);
+                reconnect = !reconnecting;
+                reconnecting = true;
             } else {
-                try {
-                    buffer.writeTo(l.connection.out);
-                } catch (IOException e) {
-                    l.connection.close(); // the reader fails everything sent on it, this command too
-                }
+                flush = enqueue(command);
             }
         } finally {
-            writeLock.unlock();
+            lock.unlock();
         }
         if (failure != null) {
             command.completeExceptionally(failure);
+        } else if (reconnect) {
+            Daemons.start("dlock-resp-connect-" + clientName, this::reconnect);
+        } else if (flush) {
+            flush();
         }
     }
 
-    /** Queues a command until a connection is up; returns the failure to complete it with instead. */
-    private RuntimeException park(EvalCommand command) {
-        boolean start;
-        queueLock.lock();
-        try {
-            if (closed) {
-                return Failures.closed(maskedUri);
+    /** Encodes a command for the live link; returns true if the caller must flush. Lock held. */
+    private boolean enqueue(EvalCommand command) {
+        command.encode(output, loaded.add(command.script.script.sha1()));
+        link.sent.addLast(command);
+        if (flushing) {
+            return false;
+        }
+        flushing = true;
+        return true;
+    }
+
+    private void flush() {
+        while (true) {
+            Link l;
+            CommandBuffer bytes;
+            lock.lock();
+            try {
+                if (output.isEmpty() || link == null) {
+                    flushing = false;
+                    return;
+                }
+                l = link;
+                bytes = output;
+                output = writing;
+                writing = bytes;
+            } finally {
+                lock.unlock();
             }
-            waiting.addLast(command);
-            start = !reconnecting;
-            reconnecting = true;
-        } finally {
-            queueLock.unlock();
+            try {
+                bytes.writeTo(l.connection.out);
+            } catch (IOException e) {
+                l.connection.close(); // the reader fails everything sent on it
+            }
+            bytes.reset();
         }
-        if (start) {
-            Daemons.start("dlock-resp-connect-" + clientName, this::reconnect);
-        }
-        return null;
     }
 
     private void reconnect() {
@@ -130,37 +141,40 @@ final class CommandChannel {
                 lastConnectFailure = e;
             }
         }
+        lock.lock();
+        try {
+            reconnecting = false;
+        } finally {
+            lock.unlock();
+        }
     }
 
-    /** Puts a fresh connection in place and sends what waited for it, before any newer command. */
+    /** Puts a fresh connection in place and queues what waited for it, before any newer command. */
     private void install(Connection connection) {
-        writeLock.lock();
+        Link l = new Link(connection);
+        boolean flush = false;
+        lock.lock();
         try {
-            Link l = new Link(connection);
-            List<EvalCommand> resend;
-            queueLock.lock();
-            try {
-                if (closed) {
-                    connection.close();
-                    return;
-                }
-                resend = new ArrayList<>(waiting);
-                waiting.clear();
-                reconnecting = false;
-                loaded.clear(); // possibly another server, or the same one restarted: send sources again
-                link = l;
-            } finally {
-                queueLock.unlock();
+            if (closed) {
+                connection.close();
+                return;
             }
-            lastConnectFailure = null;
-            Daemons.start("dlock-resp-reader-" + clientName, () -> read(l));
-            for (EvalCommand command : resend) {
+            reconnecting = false;
+            loaded.clear(); // possibly another server, or the same one restarted: send sources again
+            output.reset(); // bytes for the lost link, whose commands have failed
+            link = l;
+            for (EvalCommand command = waiting.pollFirst(); command != null; command = waiting.pollFirst()) {
                 if (!command.isDone()) {
-                    send(command); // re-entrant: writeLock is held, so nothing newer overtakes it
+                    flush |= enqueue(command);
                 }
             }
         } finally {
-            writeLock.unlock();
+            lock.unlock();
+        }
+        lastConnectFailure = null;
+        Daemons.start("dlock-resp-reader-" + clientName, () -> read(l));
+        if (flush) {
+            flush();
         }
     }
 
@@ -169,11 +183,11 @@ final class CommandChannel {
             while (true) {
                 Object reply = l.connection.reader.read();
                 EvalCommand command;
-                queueLock.lock();
+                lock.lock();
                 try {
                     command = l.sent.pollFirst();
                 } finally {
-                    queueLock.unlock();
+                    lock.unlock();
                 }
                 if (command == null) {
                     throw new IOException("Redis sent a reply to no command: " + reply);
@@ -189,8 +203,8 @@ final class CommandChannel {
         if (!(reply instanceof ErrorReply error)) {
             command.complete(reply);
         } else if (error.message().startsWith("NOSCRIPT") && !command.sentAsSource) {
-            // The server restarted or flushed its scripts. Resending takes writeLock, which this
-            // reader must never wait for, so another thread does it.
+            // The server flushed its scripts. Resending may make this thread the flusher, and the
+            // reader must never block on a socket write, so another thread does it.
             ForkJoinPool.commonPool().execute(() -> resendAsSource(command));
         } else {
             command.completeExceptionally(Failures.reply(maskedUri, error.message()));
@@ -198,32 +212,32 @@ final class CommandChannel {
     }
 
     private void resendAsSource(EvalCommand command) {
-        writeLock.lock();
+        lock.lock();
         try {
             loaded.remove(command.script.script.sha1());
-            if (!command.isDone()) {
-                send(command);
-            }
         } finally {
-            writeLock.unlock();
+            lock.unlock();
+        }
+        if (!command.isDone()) {
+            send(command);
         }
     }
 
     private void lost(Link l, Throwable cause) {
         List<EvalCommand> failed;
-        boolean start;
-        queueLock.lock();
+        boolean reconnect = false;
+        lock.lock();
         try {
-            l.alive = false;
             failed = new ArrayList<>(l.sent);
             l.sent.clear();
             if (link == l) {
                 link = null;
+                output.reset();
+                reconnect = !closed && !reconnecting;
+                reconnecting |= reconnect;
             }
-            start = !closed && !reconnecting;
-            reconnecting |= start;
         } finally {
-            queueLock.unlock();
+            lock.unlock();
         }
         l.connection.close();
         if (!failed.isEmpty()) {
@@ -232,46 +246,51 @@ final class CommandChannel {
                 command.completeExceptionally(failure);
             }
         }
-        if (start) {
+        if (reconnect) {
             Daemons.start("dlock-resp-connect-" + clientName, this::reconnect);
         }
     }
 
     /** Collects the commands past their deadline into {@code overdue}; called by the timer. */
     void collectOverdue(long now, List<Pending<?>> overdue) {
-        queueLock.lock();
+        lock.lock();
         try {
-            Link l = link;
-            if (l != null) {
-                Timeouts.collect(l.sent, now, overdue);
+            if (link != null) {
+                Timeouts.collect(link.sent, now, overdue);
             }
             Timeouts.remove(waiting, now, overdue); // never to be sent
         } finally {
-            queueLock.unlock();
+            lock.unlock();
         }
     }
 
     /** Why commands are not being sent, for timeout messages; null when connected. */
     RuntimeException notConnectedReason() {
-        return link == null ? lastConnectFailure : null;
+        lock.lock();
+        try {
+            return link == null ? lastConnectFailure : null;
+        } finally {
+            lock.unlock();
+        }
     }
 
     void close() {
         List<EvalCommand> failed;
         Link l;
-        queueLock.lock();
+        lock.lock();
         try {
             closed = true;
             l = link;
+            link = null;
+            output.reset();
             failed = new ArrayList<>(waiting);
             waiting.clear();
             if (l != null) {
-                l.alive = false;
                 failed.addAll(l.sent);
                 l.sent.clear();
             }
         } finally {
-            queueLock.unlock();
+            lock.unlock();
         }
         if (l != null) {
             l.connection.close(); // ends the reader

@@ -15,9 +15,9 @@ final class EvalCommand extends Pending<Object> {
         this.args = args;
     }
 
+    /** Appends the command to {@code buffer}, by SHA-1 or with the source. */
     void encode(CommandBuffer buffer, boolean asSource) {
         sentAsSource = asSource;
-        buffer.reset();
         buffer.command(3 + keys.length + args.length)
                 .raw(asSource ? script.eval : script.evalsha)
                 .bulk(keys.length);
