@@ -81,7 +81,8 @@ final class RespTransportIT {
                 .cause()
                 .isInstanceOf(RedisReplyException.class)
                 .hasMessageContaining("WRONGTYPE")
-                .hasMessageStartingWith("WRONGTYPE");
+                .satisfies(e ->
+                        assertThat(e.getMessage()).doesNotStartWith("-")); // 7.x starts with WRONGTYPE, 6.2 with ERR
         assertThatThrownBy(() -> eval(Scripts.INCR, new String[] {"typed"}))
                 .cause()
                 .isInstanceOf(RedisReplyException.class)
