@@ -1,14 +1,18 @@
 package dev.dlock.bench;
 
+import dev.dlock.lettuce.LettuceTransportFactory;
+import dev.dlock.resp.RespTransportFactory;
 import java.time.Duration;
 import java.util.concurrent.locks.Lock;
 
 /**
- * A lock implementation under measurement. Every peer is configured alike: the same Redis, the same lease
+ * A lock implementation under measurement. "dlock" runs on the transport dlock recommends for one standalone
+ * Redis (dlock-resp); "dlock on Lettuce" is the same library on dlock-lettuce, measured in W1 and W2. Every peer is configured alike: the same Redis, the same lease
  * time (the watchdog's lease where the peer has one), and otherwise its defaults.
  */
 enum Peer {
     DLOCK("dlock", "dlock"),
+    DLOCK_LETTUCE("dlock on Lettuce", "dlock/Lettuce"),
     REDISSON("Redisson RLock", "Redisson"),
     SPRING_PUB_SUB("Spring RedisLockRegistry PUB_SUB", "Spring PUB_SUB"),
     SPRING_SPIN("Spring RedisLockRegistry SPIN", "Spring SPIN"),
@@ -33,7 +37,8 @@ enum Peer {
      */
     Client connect(String host, int port, Duration lease, boolean renewal) {
         return switch (this) {
-            case DLOCK -> DlockClient.connect(host, port, lease);
+            case DLOCK -> DlockClient.connect(host, port, lease, new RespTransportFactory());
+            case DLOCK_LETTUCE -> DlockClient.connect(host, port, lease, new LettuceTransportFactory());
             case REDISSON -> RedissonClientPeer.connect(host, port, lease);
             case SPRING_PUB_SUB -> SpringClient.connect(host, port, lease, true, renewal);
             case SPRING_SPIN -> SpringClient.connect(host, port, lease, false, renewal);

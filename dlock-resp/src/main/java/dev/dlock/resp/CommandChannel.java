@@ -1,0 +1,303 @@
+package dev.dlock.resp;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The pipelined command connection shared by all of a client's threads.
+ *
+ * <p>Concurrency: under {@code lock}, held only for in-memory work, a caller encodes its command
+ * into {@code output} and appends it to the connection's FIFO of sent commands, so bytes and FIFO
+ * are in the same order. If no thread is flushing, the caller becomes the flusher: it swaps {@code
+ * output} for an empty buffer and writes it to the socket itself, outside the lock, until nothing is
+ * left. A lone caller thus writes its own command with no hand-off to an I/O thread, and under
+ * contention one write carries the commands of many threads while the others return at once. One
+ * reader thread per connection takes replies off the socket and completes the FIFO's head. No future
+ * is completed while the lock is held, because completion runs the caller's dependent stages, which
+ * may send commands.
+ *
+ * <p>While disconnected, commands wait in {@code waiting} and a reconnect thread runs; once it has
+ * connected and shaken hands it sends the waiting commands that have not timed out, in order and
+ * before any newer one. A command that timed out before it was sent is never sent (its caller may
+ * have compensated already).
+ */
+final class CommandChannel {
+    private final RedisEndpoint endpoint;
+    private final String clientName;
+    private final Duration timeout;
+    private final String maskedUri;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private CommandBuffer output = new CommandBuffer(); // guarded by lock; bytes for link, not yet written
+    private CommandBuffer writing = new CommandBuffer(); // owned by the flusher
+    private boolean flushing; // guarded by lock
+    private final Set<String> loaded = new HashSet<>(); // SHA-1s sent as source on link; guarded by lock
+    private final ArrayDeque<EvalCommand> waiting = new ArrayDeque<>(); // guarded by lock
+    private Link link; // guarded by lock
+    private boolean reconnecting; // guarded by lock
+    private volatile RuntimeException lastConnectFailure;
+    private volatile boolean closed;
+
+    /** One connected socket and the commands sent on it that wait for a reply. */
+    private static final class Link {
+        final Connection connection;
+        final ArrayDeque<EvalCommand> sent = new ArrayDeque<>(); // guarded by the channel's lock
+
+        Link(Connection connection) {
+            this.connection = connection;
+        }
+    }
+
+    CommandChannel(RedisEndpoint endpoint, String clientName, Duration timeout, String maskedUri) {
+        this.endpoint = endpoint;
+        this.clientName = clientName;
+        this.timeout = timeout;
+        this.maskedUri = maskedUri;
+    }
+
+    /** Connects on the calling thread, failing fast; see {@link Connection#open}. */
+    void connect() {
+        install(Connection.open(endpoint, clientName, timeout, maskedUri));
+    }
+
+    void send(EvalCommand command) {
+        boolean flush = false;
+        boolean reconnect = false;
+        RuntimeException failure = null;
+        lock.lock();
+        try {
+            if (closed) {
+                failure = Failures.closed(maskedUri);
+            } else if (link == null) {
+                waiting.addLast(command);
+                reconnect = !reconnecting;
+                reconnecting = true;
+            } else {
+                flush = enqueue(command);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (failure != null) {
+            command.completeExceptionally(failure);
+        } else if (reconnect) {
+            Daemons.start("dlock-resp-connect-" + clientName, this::reconnect);
+        } else if (flush) {
+            flush();
+        }
+    }
+
+    /** Encodes a command for the live link; returns true if the caller must flush. Lock held. */
+    private boolean enqueue(EvalCommand command) {
+        command.encode(output, loaded.add(command.script.script.sha1()));
+        link.sent.addLast(command);
+        if (flushing) {
+            return false;
+        }
+        flushing = true;
+        return true;
+    }
+
+    private void flush() {
+        while (true) {
+            Link l;
+            CommandBuffer bytes;
+            lock.lock();
+            try {
+                if (output.isEmpty() || link == null) {
+                    flushing = false;
+                    return;
+                }
+                l = link;
+                bytes = output;
+                output = writing;
+                writing = bytes;
+            } finally {
+                lock.unlock();
+            }
+            try {
+                bytes.writeTo(l.connection.out);
+            } catch (IOException e) {
+                l.connection.close(); // the reader fails everything sent on it
+            }
+            bytes.reset();
+        }
+    }
+
+    private void reconnect() {
+        for (int attempt = 0; !closed; attempt++) {
+            Daemons.backOff(attempt);
+            try {
+                install(Connection.open(endpoint, clientName, timeout, maskedUri));
+                return;
+            } catch (RuntimeException e) {
+                lastConnectFailure = e;
+            }
+        }
+        lock.lock();
+        try {
+            reconnecting = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Puts a fresh connection in place and queues what waited for it, before any newer command. */
+    private void install(Connection connection) {
+        Link l = new Link(connection);
+        boolean flush = false;
+        lock.lock();
+        try {
+            if (closed) {
+                connection.close();
+                return;
+            }
+            reconnecting = false;
+            loaded.clear(); // possibly another server, or the same one restarted: send sources again
+            output.reset(); // bytes for the lost link, whose commands have failed
+            link = l;
+            for (EvalCommand command = waiting.pollFirst(); command != null; command = waiting.pollFirst()) {
+                if (!command.isDone()) {
+                    flush |= enqueue(command);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        lastConnectFailure = null;
+        Daemons.start("dlock-resp-reader-" + clientName, () -> read(l));
+        if (flush) {
+            flush();
+        }
+    }
+
+    private void read(Link l) {
+        try {
+            while (true) {
+                Object reply = l.connection.reader.read();
+                EvalCommand command;
+                lock.lock();
+                try {
+                    command = l.sent.pollFirst();
+                } finally {
+                    lock.unlock();
+                }
+                if (command == null) {
+                    throw new IOException("Redis sent a reply to no command: " + reply);
+                }
+                deliver(command, reply);
+            }
+        } catch (IOException | RuntimeException e) {
+            lost(l, e);
+        }
+    }
+
+    private void deliver(EvalCommand command, Object reply) {
+        if (!(reply instanceof ErrorReply error)) {
+            command.complete(reply);
+        } else if (error.message().startsWith("NOSCRIPT") && !command.sentAsSource) {
+            // The server flushed its scripts. Resending may make this thread the flusher, and the
+            // reader must never block on a socket write, so another thread does it.
+            ForkJoinPool.commonPool().execute(() -> resendAsSource(command));
+        } else {
+            command.completeExceptionally(Failures.reply(maskedUri, error.message()));
+        }
+    }
+
+    private void resendAsSource(EvalCommand command) {
+        lock.lock();
+        try {
+            loaded.remove(command.script.script.sha1());
+        } finally {
+            lock.unlock();
+        }
+        if (!command.isDone()) {
+            send(command);
+        }
+    }
+
+    private void lost(Link l, Throwable cause) {
+        List<EvalCommand> failed;
+        boolean reconnect = false;
+        lock.lock();
+        try {
+            failed = new ArrayList<>(l.sent);
+            l.sent.clear();
+            if (link == l) {
+                link = null;
+                output.reset();
+                reconnect = !closed && !reconnecting;
+                reconnecting |= reconnect;
+            }
+        } finally {
+            lock.unlock();
+        }
+        l.connection.close();
+        if (!failed.isEmpty()) {
+            RuntimeException failure = closed ? Failures.closed(maskedUri) : Failures.lost(maskedUri, cause);
+            for (EvalCommand command : failed) {
+                command.completeExceptionally(failure);
+            }
+        }
+        if (reconnect) {
+            Daemons.start("dlock-resp-connect-" + clientName, this::reconnect);
+        }
+    }
+
+    /** Collects the commands past their deadline into {@code overdue}; called by the timer. */
+    void collectOverdue(long now, List<Pending<?>> overdue) {
+        lock.lock();
+        try {
+            if (link != null) {
+                Timeouts.collect(link.sent, now, overdue);
+            }
+            Timeouts.remove(waiting, now, overdue); // never to be sent
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Why commands are not being sent, for timeout messages; null when connected. */
+    RuntimeException notConnectedReason() {
+        lock.lock();
+        try {
+            return link == null ? lastConnectFailure : null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void close() {
+        List<EvalCommand> failed;
+        Link l;
+        lock.lock();
+        try {
+            closed = true;
+            l = link;
+            link = null;
+            output.reset();
+            failed = new ArrayList<>(waiting);
+            waiting.clear();
+            if (l != null) {
+                failed.addAll(l.sent);
+                l.sent.clear();
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (l != null) {
+            l.connection.close(); // ends the reader
+        }
+        RuntimeException failure = Failures.closed(maskedUri);
+        for (EvalCommand command : failed) {
+            command.completeExceptionally(failure);
+        }
+    }
+}

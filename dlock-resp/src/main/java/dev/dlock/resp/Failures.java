@@ -1,0 +1,31 @@
+package dev.dlock.resp;
+
+import dev.dlock.LockAuthenticationException;
+import dev.dlock.LockConnectionException;
+import dev.dlock.spi.RedisReplyException;
+import java.time.Duration;
+
+/** The exceptions futures complete with, worded as dlock-lettuce words them. */
+final class Failures {
+    private Failures() {}
+
+    static RuntimeException reply(String maskedUri, String message) {
+        if (Connection.isAuthenticationError(message)) {
+            return new LockAuthenticationException(maskedUri, "Redis refused the credentials: " + message, null);
+        }
+        return new RedisReplyException(message, null);
+    }
+
+    static LockConnectionException timeout(String maskedUri, Duration timeout, Throwable notConnected) {
+        String why = notConnected == null ? "" : "; not connected: " + notConnected.getMessage();
+        return new LockConnectionException(maskedUri, "Redis did not answer in time (" + timeout + why + ")", null);
+    }
+
+    static LockConnectionException lost(String maskedUri, Throwable cause) {
+        return new LockConnectionException(maskedUri, "lost the connection to Redis: " + cause, cause);
+    }
+
+    static LockConnectionException closed(String maskedUri) {
+        return new LockConnectionException(maskedUri, "the dlock transport was closed", null);
+    }
+}
