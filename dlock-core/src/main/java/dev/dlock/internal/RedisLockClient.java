@@ -130,7 +130,7 @@ public final class RedisLockClient implements LockClient {
     }
 
     /** The highest-priority transport on the class path that supports the URI (ties: class path order). */
-    private static TransportFactory discover(String redisUri, String masked) {
+    static TransportFactory discover(String redisUri, String masked) {
         TransportFactory best = null;
         boolean any = false;
         for (TransportFactory f : ServiceLoader.load(TransportFactory.class, RedisLockClient.class.getClassLoader())) {

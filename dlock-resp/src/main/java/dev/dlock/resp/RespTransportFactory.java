@@ -41,4 +41,27 @@ public final class RespTransportFactory implements TransportFactory {
     public Transport connect(TransportConfig config) {
         return RespTransport.connect(config);
     }
+
+    /**
+     * Takes {@code redis://} and {@code rediss://} URIs; a {@code redis-sentinel://} URI is left to
+     * another transport on the class path, such as {@code dlock-lettuce}.
+     *
+     * @param redisUri the URI
+     * @return true for {@code redis://} and {@code rediss://}
+     */
+    @Override
+    public boolean supports(String redisUri) {
+        return redisUri.startsWith("redis://") || redisUri.startsWith("rediss://");
+    }
+
+    /**
+     * Ranks above {@code dlock-lettuce} (0): with both on the class path, standalone URIs get this
+     * transport, which needs fewer thread hops and a quarter of the allocation per lock and unlock.
+     *
+     * @return 10
+     */
+    @Override
+    public int priority() {
+        return 10;
+    }
 }
