@@ -30,6 +30,8 @@ final class HandoffIT {
         AtomicInteger staleTokens = new AtomicInteger();
         AtomicInteger lastHolder = new AtomicInteger(-1);
         AtomicInteger sameHolderAgain = new AtomicInteger();
+        AtomicInteger started = new AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
         redis.server().command("CONFIG", "RESETSTAT");
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < clients; i++) {
@@ -44,8 +46,16 @@ final class HandoffIT {
                         if (lastToken.getAndAccumulate(lease.fencingToken(), Math::max) >= lease.fencingToken()) {
                             staleTokens.incrementAndGet();
                         }
-                        if (lastHolder.getAndSet(id) == id) {
+                        if (n == 0) {
+                            started.incrementAndGet();
+                        }
+                        // counted while every client is in the game: at the start (a client still opening
+                        // its pub/sub connection) and the end (clients that are done) nobody else may wait
+                        if (lastHolder.getAndSet(id) == id && started.get() == clients && done.get() == 0) {
                             sameHolderAgain.incrementAndGet();
+                        }
+                        if (n == each - 1) {
+                            done.incrementAndGet();
                         }
                         inside.decrementAndGet();
                     }

@@ -87,8 +87,8 @@ final class Acquisition {
         this.owner = owner;
         this.leaseMillis = leaseMillis;
         this.leaseArg = leaseMillis == client.leaseMillis() ? client.leaseMillisArg() : Long.toString(leaseMillis);
-        long entryMillis = Math.max(MIN_ENTRY_MILLIS, Math.min(MAX_ENTRY_MILLIS, leaseMillis));
-        this.entryArg = Long.toString(entryMillis);
+        long entryMillis = entryMillis(leaseMillis);
+        this.entryArg = leaseMillis == client.leaseMillis() ? client.entryMillisArg() : Long.toString(entryMillis);
         this.refreshNanos = TimeUnit.MILLISECONDS.toNanos(entryMillis / 3);
         this.scriptKeys = keys.scriptKeys();
         this.renewed = renewed;
@@ -96,6 +96,11 @@ final class Acquisition {
         this.turn = turn;
         long now = client.ticker().nanos();
         this.deadline = waitNanos >= FOREVER - now ? FOREVER : now + waitNanos;
+    }
+
+    /** How long a queue entry lives unrefreshed: the lease time, clamped to 1–5 s. */
+    static long entryMillis(long leaseMillis) {
+        return Math.max(MIN_ENTRY_MILLIS, Math.min(MAX_ENTRY_MILLIS, leaseMillis));
     }
 
     /** Starts the loop; its outcome (the lease, null when the wait ran out, or the failure) goes to the gate. */

@@ -11,15 +11,18 @@ package dev.dlock.internal;
  * @param channel the stem of the wake-up channels: each client waits on {@code channel:<client id>}
  * @param queue the waiters' queue (a sorted set, FIFO)
  * @param entries the waiters' queue entries (a hash: expiry and lease time per waiter)
+ * @param scriptKeys the four keys the acquire, release and pass scripts take, in their order: one
+ *     array for every call (the transport SPI lets the transport keep it; nobody changes it)
  */
-record LockKeys(String name, String lock, String fence, String channel, String queue, String entries) {
+record LockKeys(
+        String name, String lock, String fence, String channel, String queue, String entries, String[] scriptKeys) {
     static LockKeys of(String prefix, String name) {
         String base = prefix + ":{" + name + "}";
-        return new LockKeys(name, base, base + ":fence", base + ":wake", base + ":q", base + ":qe");
-    }
-
-    /** The four keys the acquire and release scripts take, in their order. */
-    String[] scriptKeys() {
-        return new String[] {lock, fence, queue, entries};
+        String lock = base;
+        String fence = base + ":fence";
+        String queue = base + ":q";
+        String entries = base + ":qe";
+        return new LockKeys(
+                name, lock, fence, base + ":wake", queue, entries, new String[] {lock, fence, queue, entries});
     }
 }

@@ -54,6 +54,7 @@ public final class RedisLockClient implements LockClient {
     private final ThreadLocal<String> threadOwner = ThreadLocal.withInitial(
             () -> clientId + ":thread-" + Thread.currentThread().getId());
     private final String leaseMillisArg;
+    private final String entryMillisArg;
 
     private RedisLockClient(
             Transport transport,
@@ -67,6 +68,7 @@ public final class RedisLockClient implements LockClient {
         this.maskedUri = maskedUri;
         this.leaseMillis = leaseMillis;
         this.leaseMillisArg = Long.toString(leaseMillis);
+        this.entryMillisArg = Long.toString(Acquisition.entryMillis(leaseMillis));
         this.keyPrefix = keyPrefix;
         this.commandTimeout = commandTimeout;
         this.maxNameLength = maxNameLength;
@@ -281,6 +283,11 @@ public final class RedisLockClient implements LockClient {
     /** The lease time of renewed leases as the scripts take it, in milliseconds. */
     String leaseMillisArg() {
         return leaseMillisArg;
+    }
+
+    /** The queue entry lifetime of acquires with the client's lease time, as the scripts take it. */
+    String entryMillisArg() {
+        return entryMillisArg;
     }
 
     CompletableFuture<Object> eval(Script script, String[] keys, String[] args) {

@@ -18,8 +18,10 @@ public interface Transport extends AutoCloseable {
      * does not know it, as after a restart.
      *
      * @param script the script
-     * @param keys its KEYS; the transport does not keep or change the array after the call returns
-     * @param args its ARGV; the transport does not keep or change the array after the call returns
+     * @param keys its KEYS; the caller does not change the array afterwards, so the transport may
+     *     keep it without a copy until the future completes (to resend it after {@code NOSCRIPT} or a
+     *     reconnect); the transport never changes it
+     * @param args its ARGV, under the same rule as {@code keys}
      * @return a future of the reply, shaped as {@link Script#reply()} says; nil becomes {@code null}
      */
     CompletableFuture<Object> eval(Script script, String[] keys, String[] args);

@@ -52,8 +52,8 @@ final class RespTransport implements Transport {
         if (bytes == null) {
             bytes = scripts.computeIfAbsent(script.sha1(), sha -> new ScriptBytes(script));
         }
-        // Copies: the contract lets the caller reuse the arrays, and NOSCRIPT or a reconnect resends them.
-        EvalCommand command = new EvalCommand(bytes, keys.clone(), args.clone(), System.nanoTime() + timeoutNanos);
+        // No copies: the SPI says callers leave the arrays alone, so NOSCRIPT or a reconnect can resend them.
+        EvalCommand command = new EvalCommand(bytes, keys, args, System.nanoTime() + timeoutNanos);
         commands.send(command);
         return command;
     }

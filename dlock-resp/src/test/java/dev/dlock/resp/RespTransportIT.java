@@ -163,11 +163,18 @@ final class RespTransportIT {
     }
 
     @Test
-    void eval_doesNotKeepTheCallersArrays() throws Exception {
+    void eval_resendsTheCallersArraysAfterNoscript_withoutChangingThem() throws Exception {
+        assertThat(transport
+                        .eval(Scripts.ECHO_NUMBER, new String[0], new String[] {"4"})
+                        .get(5, TimeUnit.SECONDS))
+                .isEqualTo(4L);
+        redis.server().command("SCRIPT", "FLUSH"); // the next EVALSHA fails with NOSCRIPT and is resent as EVAL
+        String[] keys = {};
         String[] args = {"5"};
-        CompletableFuture<Object> f = transport.eval(Scripts.ECHO_NUMBER, new String[0], args);
-        args[0] = "6";
-        assertThat(f.get(5, TimeUnit.SECONDS)).isEqualTo(5L);
+        assertThat(transport.eval(Scripts.ECHO_NUMBER, keys, args).get(5, TimeUnit.SECONDS))
+                .isEqualTo(5L);
+        assertThat(args).containsExactly("5");
+        assertThat(keys).isEmpty();
     }
 
     @Test
