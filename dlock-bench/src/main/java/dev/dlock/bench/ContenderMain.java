@@ -11,46 +11,13 @@ import java.time.Duration;
 import java.util.concurrent.locks.Lock;
 
 /**
- * One W5 client process: one client of a peer, one thread. It warms up on a key of its own (see {@link #warmUp}), prints {@code ready},
+ * One W5 client process: one client of a peer, one thread. It warms up on a key of its own, prints {@code ready},
  * waits for {@code go START END} (monotonic nanos), contends for the shared key until END, writes its holds inside
  * the window to a file (one line per hold: sequence, acquire returned, release returned, wait) and prints {@code
  * done} with its counts. Arguments: peer host port leaseMillis slotsFile id resultFile selfWarmupMillis.
  */
 final class ContenderMain {
     private ContenderMain() {}
-
-    /**
-     * Warms up the peer's code in this JVM, uncontended and contended, on a key of its own: for half the time one
-     * thread locks and unlocks alone, then a second client of the same peer in this JVM contends with it, so that the
-     * waiting and wake-up path of every peer is as warm as its uncontended path. Otherwise a process that gets an
-     * eighth of the acquisitions runs that path in the interpreter for the whole phase.
-     */
-    private static void warmUp(
-            Peer peer, Peer.Client client, String host, int port, Duration lease, String key, long nanos) {
-        Lock own = client.lock(key);
-        long half = System.nanoTime() + nanos / 2;
-        while (System.nanoTime() - half < 0) {
-            own.lock();
-            own.unlock();
-        }
-        long end = System.nanoTime() + nanos / 2;
-        try (Peer.Client second = peer.connect(host, port, lease, false)) {
-            Lock rival = second.lock(key);
-            Thread other = new Thread(() -> loopUntil(rival, end), "warm-up rival");
-            other.start();
-            loopUntil(own, end);
-            other.join();
-        } catch (Exception e) {
-            throw new IllegalStateException("warm-up failed", e);
-        }
-    }
-
-    private static void loopUntil(Lock lock, long end) {
-        while (System.nanoTime() - end < 0) {
-            lock.lock();
-            lock.unlock();
-        }
-    }
 
     public static void main(String[] args) throws IOException {
         Peer peer = Peer.valueOf(args[0]);
@@ -63,7 +30,12 @@ final class ContenderMain {
         long selfWarmup = Long.parseLong(args[7]) * 1_000_000L;
         BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         try (Peer.Client client = peer.connect(host, port, lease, false)) {
-            warmUp(peer, client, host, port, lease, "bench-W5-warmup-" + id, selfWarmup);
+            Lock own = client.lock("bench-W5-warmup-" + id);
+            long warmEnd = System.nanoTime() + selfWarmup;
+            while (System.nanoTime() - warmEnd < 0) {
+                own.lock();
+                own.unlock();
+            }
             System.out.println("ready");
             String[] go = stdin.readLine().split(" ");
             Window window = new Window(Long.parseLong(go[1]), Long.parseLong(go[2]));
