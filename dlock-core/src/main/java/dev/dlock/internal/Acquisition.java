@@ -86,10 +86,9 @@ final class Acquisition {
         this.keys = keys;
         this.owner = owner;
         this.leaseMillis = leaseMillis;
-        this.leaseArg = leaseMillis == client.leaseMillis() ? client.leaseMillisArg() : Long.toString(leaseMillis);
-        long entryMillis = entryMillis(leaseMillis);
-        this.entryArg = leaseMillis == client.leaseMillis() ? client.entryMillisArg() : Long.toString(entryMillis);
-        this.refreshNanos = TimeUnit.MILLISECONDS.toNanos(entryMillis / 3);
+        this.leaseArg = client.leaseArg(leaseMillis);
+        this.entryArg = client.entryArg(leaseMillis);
+        this.refreshNanos = TimeUnit.MILLISECONDS.toNanos(entryMillis(leaseMillis) / 3);
         this.scriptKeys = keys.scriptKeys();
         this.renewed = renewed;
         this.gate = gate;

@@ -165,11 +165,10 @@ final class Gate {
     /** The hold ended (or never was): the next live turn in line becomes the actor, if any. */
     private Turn nextActorLocked() {
         endHoldLocked();
-        while (line != null && !line.isEmpty()) {
-            Turn t = line.poll();
-            if (!t.cancelled) {
-                return t; // active stays true: t acts now
-            }
+        Turn head = headLocked();
+        if (head != null) {
+            line.poll();
+            return head; // active stays true: the head acts now
         }
         active = false; // idle: it stays in the client's map until sweep() finds it idle twice
         return null;
@@ -284,24 +283,21 @@ final class Gate {
 
     private CompletableFuture<Boolean> pass(RedisLease lease) {
         long sentAt = client.ticker().nanos();
-        String leaseArg = lease.leaseMillis() == client.leaseMillis()
-                ? client.leaseMillisArg()
-                : Long.toString(lease.leaseMillis());
-        return client.eval(Scripts.PASS, keys.scriptKeys(), new String[] {lease.owner(), leaseArg, BLOCK_ARG})
-                .handle((reply, error) -> {
-                    if (error != null) {
-                        client.releaseAsync(lease); // owner-checked; Redis runs it after the pass
-                        promote();
-                        throw client.translate(error, keys.lock());
-                    }
-                    long token = (Long) reply;
-                    if (token > 0) {
-                        passed(lease, token, sentAt);
-                        return Boolean.TRUE;
-                    }
-                    promote(); // released (and handed to another client), or no longer ours
-                    return token == 0;
-                });
+        String[] args = {lease.owner(), client.leaseArg(lease.leaseMillis()), BLOCK_ARG};
+        return client.eval(Scripts.PASS, keys.scriptKeys(), args).handle((reply, error) -> {
+            if (error != null) {
+                client.releaseAsync(lease); // owner-checked; Redis runs it after the pass
+                promote();
+                throw client.translate(error, keys.lock());
+            }
+            long token = (Long) reply;
+            if (token > 0) {
+                passed(lease, token, sentAt);
+                return Boolean.TRUE;
+            }
+            promote(); // released (and handed to another client), or no longer ours
+            return token == 0;
+        });
     }
 
     /** The pass kept the hold and reserved {@code token .. token + BLOCK - 1}. */

@@ -280,14 +280,14 @@ public final class RedisLockClient implements LockClient {
         return threadOwner.get();
     }
 
-    /** The lease time of renewed leases as the scripts take it, in milliseconds. */
-    String leaseMillisArg() {
-        return leaseMillisArg;
+    /** A lease time as the scripts take it, in milliseconds; built once for the client's lease time. */
+    String leaseArg(long leaseMillis) {
+        return leaseMillis == this.leaseMillis ? leaseMillisArg : Long.toString(leaseMillis);
     }
 
-    /** The queue entry lifetime of acquires with the client's lease time, as the scripts take it. */
-    String entryMillisArg() {
-        return entryMillisArg;
+    /** The queue entry lifetime of acquires with this lease time, as the scripts take it. */
+    String entryArg(long leaseMillis) {
+        return leaseMillis == this.leaseMillis ? entryMillisArg : Long.toString(Acquisition.entryMillis(leaseMillis));
     }
 
     CompletableFuture<Object> eval(Script script, String[] keys, String[] args) {

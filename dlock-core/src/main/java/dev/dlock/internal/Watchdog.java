@@ -57,7 +57,7 @@ final class Watchdog {
     private void renew(List<RedisLease> batch, long leaseMillis) {
         String[] keys = new String[batch.size()];
         String[] args = new String[batch.size() + 1];
-        args[0] = Long.toString(leaseMillis);
+        args[0] = client.leaseArg(leaseMillis);
         for (int i = 0; i < keys.length; i++) {
             RedisLease lease = batch.get(i);
             keys[i] = lease.keys().lock();
