@@ -132,14 +132,11 @@ final class CommandChannel {
     }
 
     private void reconnect() {
-        for (int attempt = 0; !closed; attempt++) {
-            Daemons.backOff(attempt);
-            try {
-                install(Connection.open(endpoint, clientName, timeout, maskedUri));
-                return;
-            } catch (RuntimeException e) {
-                lastConnectFailure = e;
-            }
+        Connection c = Connection.openRetrying(
+                endpoint, clientName, timeout, maskedUri, () -> closed, e -> lastConnectFailure = e);
+        if (c != null) {
+            install(c);
+            return;
         }
         lock.lock();
         try {

@@ -114,14 +114,10 @@ final class PubSubChannel {
     }
 
     private void reconnect() {
-        for (int attempt = 0; !closed; attempt++) {
-            Daemons.backOff(attempt);
-            try {
-                install(Connection.open(endpoint, clientName, timeout, maskedUri));
-                return;
-            } catch (RuntimeException e) {
-                lastConnectFailure = e;
-            }
+        Connection c = Connection.openRetrying(
+                endpoint, clientName, timeout, maskedUri, () -> closed, e -> lastConnectFailure = e);
+        if (c != null) {
+            install(c);
         }
     }
 
