@@ -32,7 +32,7 @@ final class RedisLease implements Lease {
     private final long leaseMillis;
     private final boolean renewed;
     private final Ticker ticker;
-    private final Gate gate; // null for a lease outside any gate (tests)
+    private final Gate gate; // the client's line for this lock name: every end of the lease goes through it
     // The leases relayed from one hold share one Relay, which points at the newest; null until the
     // first relay. A renewal answered for an older one applies to the newest (same Redis owner).
     private volatile Relay relay;
@@ -169,9 +169,7 @@ final class RedisLease implements Lease {
         LockLostException loss = new LockLostException(keys.name(), token, reason);
         this.loss = loss;
         client.forget(this);
-        if (gate != null) {
-            gate.lost(this);
-        }
+        gate.lost(this);
         // Each side writes its own field, then reads the other's: one of them sees both.
         CompletableFuture<LockLostException> future = lost;
         if (future != null) {
@@ -231,8 +229,7 @@ final class RedisLease implements Lease {
         }
         if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
             client.forget(this);
-            boolean released =
-                    gate != null ? client.await(gate.release(this), keys.lock()) : client.releaseInRedis(this);
+            boolean released = client.await(gate.release(this), keys.lock());
             if (!released) {
                 lossReported = true;
                 throw new LockLostException(
@@ -254,11 +251,7 @@ final class RedisLease implements Lease {
     void releaseQuietly() {
         if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
             client.forget(this);
-            if (gate != null) {
-                gate.release(this);
-            } else {
-                client.releaseAsync(this);
-            }
+            gate.release(this);
         }
     }
 

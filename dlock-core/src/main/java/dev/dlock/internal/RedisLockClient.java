@@ -380,11 +380,6 @@ public final class RedisLockClient implements LockClient {
         }
     }
 
-    /** Releases in Redis, waiting for the answer; true if the lease still owned the lock. */
-    boolean releaseInRedis(RedisLease lease) {
-        return await(releaseAsync(lease), lease.keys().lock());
-    }
-
     /** Waits for a command's reply, bounded by the command timeout, and translates failures. */
     <T> T await(CompletableFuture<T> future, String key) {
         try {
