@@ -48,6 +48,9 @@ final class WakeOneIT {
             order.add(names.get(waiters.indexOf(done(waiters, first))));
             Lease current = first;
             for (int i = 1; i < 4; i++) {
+                // the other client's next acquire queues only after its previous release's reply; a
+                // release before that finds no one queued and rightly relays inside the releaser
+                awaitQueued(server, 1);
                 current.release();
                 current = next(waiters, handed);
                 order.add(names.get(waiters.indexOf(done(waiters, current))));
