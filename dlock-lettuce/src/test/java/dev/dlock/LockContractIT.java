@@ -203,6 +203,38 @@ final class LockContractIT {
     }
 
     @Test
+    void fencingKeyOfAnotherType_namesKey_andWritesNothing() {
+        redis.server().command("HSET", "dlock:{hfence}:fence", "f", "v");
+        assertThatThrownBy(() -> a.lock("hfence").tryLock())
+                .isInstanceOf(LockServerException.class)
+                .hasMessageContaining("dlock:{hfence}:fence");
+        assertThat(redis.server().command("HGET", "dlock:{hfence}:fence", "f")).isEqualTo("v");
+        assertThat(redis.server().command("EXISTS", "dlock:{hfence}")).isEqualTo(0L);
+    }
+
+    @Test
+    void fencingKeyNotANumber_isRefused_andPutBack() {
+        redis.server().command("SET", "dlock:{sfence}:fence", "twelve");
+        assertThatThrownBy(() -> a.lock("sfence").tryLock())
+                .isInstanceOf(LockServerException.class)
+                .hasMessageContaining("dlock:{sfence}:fence")
+                .hasMessageContaining("does not hold a number");
+        assertThat(redis.server().command("GET", "dlock:{sfence}:fence")).isEqualTo("twelve");
+        assertThat(redis.server().command("EXISTS", "dlock:{sfence}")).isEqualTo(0L);
+    }
+
+    @Test
+    void fencingCounterAheadOfTheClock_nextTokenIsOnePastIt() {
+        long ahead = 4_000_000_000_000_000L; // about 2096 in µs
+        redis.server().command("SET", "dlock:{afence}:fence", Long.toString(ahead));
+        Lease first = a.lock("afence").acquire();
+        assertThat(first.fencingToken()).isEqualTo(ahead + 1);
+        first.release();
+        assertThat(b.lock("afence").acquire().fencingToken()).isEqualTo(ahead + 2);
+        assertThat(redis.server().command("GET", "dlock:{afence}:fence")).isEqualTo(Long.toString(ahead + 2));
+    }
+
+    @Test
     void redisDown_failsNamingUri() {
         assertThatThrownBy(() -> LockClient.builder()
                         .redisUri("redis://127.0.0.1:1")
