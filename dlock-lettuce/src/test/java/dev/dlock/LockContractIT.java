@@ -220,7 +220,19 @@ final class LockContractIT {
                 .hasMessageContaining("dlock:{sfence}:fence")
                 .hasMessageContaining("does not hold a number");
         assertThat(redis.server().command("GET", "dlock:{sfence}:fence")).isEqualTo("twelve");
+        assertThat(redis.server().command("PTTL", "dlock:{sfence}:fence")).isEqualTo(-1L);
         assertThat(redis.server().command("EXISTS", "dlock:{sfence}")).isEqualTo(0L);
+    }
+
+    @Test
+    void fencingCounter_holdsTheLastToken_andExpiresSevenDaysAfterTheLastAcquire() {
+        Lease lease = a.lock("counter").acquire();
+        assertThat(redis.server().command("GET", "dlock:{counter}:fence"))
+                .isEqualTo(Long.toString(lease.fencingToken()));
+        long week = Duration.ofDays(7).toMillis();
+        assertThat((Long) redis.server().command("PTTL", "dlock:{counter}:fence"))
+                .isBetween(week - 60_000, week);
+        lease.release();
     }
 
     @Test

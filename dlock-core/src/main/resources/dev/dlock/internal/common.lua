@@ -12,22 +12,36 @@ local function micros(t) return tonumber(t[1]) * 1000000 + tonumber(t[2]) end
 
 -- The next fencing token: max(last + 1, server time in µs). The counter is set to the token plus
 -- 'extra' (nil: 0), which reserves the next 'extra' tokens for the caller (pass.lua's block).
+-- One SET ... GET writes the clock's candidate and reads the last token in the same call (Redis 6.2+);
+-- a second SET follows only when the counter was at or ahead of the clock. A key of another type
+-- fails that first SET before anything is written; a string that is not a number is put back as it
+-- was (without an expiry: what it had, if any, is gone) and refused.
 -- Returns the token's text, or nil plus the error (a counter that is not a number, out of memory).
 local function issue_token(fence, t, extra)
-  local raw = redis.pcall('GET', fence)
-  if type(raw) == 'table' and raw.err then
-    return nil, 'WRONGTYPE dlock fencing key ' .. fence .. ' holds a value of another type'
-  end
-  local last = 0
-  if raw then
-    last = tonumber(raw)
-    if last == nil then return nil, 'WRONGTYPE dlock fencing key ' .. fence .. ' does not hold a number' end
-  end
+  extra = extra or 0
   local token = micros(t)
-  if token <= last then token = last + 1 end
   local text = string.format('%d', token)
-  local set = redis.pcall('SET', fence, string.format('%d', token + (extra or 0)), 'PX', FENCE_IDLE_MS)
-  if type(set) == 'table' and set.err then return nil, set.err end
+  local reserved = text
+  if extra > 0 then reserved = string.format('%d', token + extra) end
+  local raw = redis.pcall('SET', fence, reserved, 'PX', FENCE_IDLE_MS, 'GET')
+  if type(raw) == 'table' and raw.err then
+    if string.sub(raw.err, 1, 9) == 'WRONGTYPE' then
+      return nil, 'WRONGTYPE dlock fencing key ' .. fence .. ' holds a value of another type'
+    end
+    return nil, raw.err
+  end
+  if raw then
+    local last = tonumber(raw)
+    if last == nil then
+      redis.call('SET', fence, raw)
+      return nil, 'WRONGTYPE dlock fencing key ' .. fence .. ' does not hold a number'
+    end
+    if token <= last then
+      token = last + 1
+      text = string.format('%d', token)
+      redis.call('SET', fence, string.format('%d', token + extra), 'PX', FENCE_IDLE_MS)
+    end
+  end
   return text
 end
 
@@ -38,6 +52,7 @@ end
 -- wake-up there instead.
 -- Returns true when the lock was handed over.
 local function hand_off(lock, fence, queue, entries)
+  if redis.call('EXISTS', queue) == 0 then return false end -- cheaper than ZRANGE on no queue
   local t, now
   for _ = 1, 32 do
     local head = redis.call('ZRANGE', queue, 0, 0)[1]
