@@ -16,7 +16,7 @@ import java.util.Set;
  * of the workloads), {@code --peers DLOCK,NAIVE} (a subset of the peers), {@code --docs DIR} (where the report goes,
  * default {@code docs}), {@code --no-report} (print only), {@code --runs N}, {@code
  * --measure-ms N} (a longer measured window, for profiling), {@code --process-warmup-ms N} (how long each W5 process
- * warms up before the phase). The W5 client processes take extra JVM arguments from
+ * warms up before the phase), {@code --w5-warmup-ms N} (the warm-up of the W5 phase itself). The W5 client processes take extra JVM arguments from
  * the system property {@code dlock.bench.childJvmArgs} ({@code {id}} becomes the client's number), e.g. a JFR
  * recording per client.
  */
@@ -44,6 +44,7 @@ public final class BenchMain {
                 case "--docs" -> docs = Path.of(args[++i]);
                 case "--no-report" -> report = false;
                 case "--runs" -> settings = settings.withRuns(Integer.parseInt(args[++i]));
+                case "--w5-warmup-ms" -> settings = settings.withW5WarmupMillis(Long.parseLong(args[++i]));
                 case "--process-warmup-ms" -> settings = settings.withProcessWarmupMillis(Long.parseLong(args[++i]));
                 case "--measure-ms" ->
                     settings = settings.withPhaseMillis(settings.warmupMillis(), Long.parseLong(args[++i]));
@@ -108,7 +109,7 @@ public final class BenchMain {
     private static Measurement measure(Workload workload, Peer peer, RedisServer server, Settings settings, int run) {
         return switch (workload) {
             case W1, W2, W3, W4 -> InProcessRun.run(workload, peer, server, settings, run);
-            case W5 -> ProcessesRun.run(peer, server, settings, run);
+            case W5 -> ProcessesRun.run(peer, server, settings.forW5(), run);
             case W6 -> LeasesRun.run(peer, server, settings, run);
         };
     }

@@ -14,6 +14,9 @@ import java.time.Duration;
  * @param watchIntervals how many renewal intervals W6 watches
  * @param benchmarkRequests requests per redis-benchmark test
  * @param processWarmupMillis how long each W5 process warms up on a key of its own before the phase starts
+ * @param w5WarmupMillis warm-up of the W5 phase itself (all processes contending, not measured): each process gets
+ *     an eighth of the acquisitions, a few hundred per second, so a warm-up as short as the in-process phases' ends
+ *     with every peer's waiting and wake-up path still interpreted; this one is long enough for the JIT to compile it
  */
 record Settings(
         int runs,
@@ -24,14 +27,15 @@ record Settings(
         Duration manyLeasesLease,
         int watchIntervals,
         int benchmarkRequests,
-        long processWarmupMillis) {
+        long processWarmupMillis,
+        long w5WarmupMillis) {
 
     static Settings full() {
-        return new Settings(3, 2000, 3000, Duration.ofSeconds(30), 10_000, Duration.ofSeconds(3), 3, 100_000, 4000);
+        return new Settings(3, 2000, 3000, Duration.ofSeconds(30), 10_000, Duration.ofSeconds(3), 3, 100_000, 4000, 12_000);
     }
 
     static Settings quick() {
-        return new Settings(1, 700, 1000, Duration.ofSeconds(30), 10_000, Duration.ofSeconds(3), 2, 10_000, 300);
+        return new Settings(1, 700, 1000, Duration.ofSeconds(30), 10_000, Duration.ofSeconds(3), 2, 10_000, 300, 700);
     }
 
     /** A renewal interval of W6: a third of its lease, the period of every peer's watchdog. */
@@ -54,7 +58,8 @@ record Settings(
                 manyLeasesLease,
                 watchIntervals,
                 benchmarkRequests,
-                processWarmupMillis);
+                processWarmupMillis,
+                w5WarmupMillis);
     }
 
     Settings withProcessWarmupMillis(long millis) {
@@ -67,7 +72,27 @@ record Settings(
                 manyLeasesLease,
                 watchIntervals,
                 benchmarkRequests,
+                millis,
+                w5WarmupMillis);
+    }
+
+    Settings withW5WarmupMillis(long millis) {
+        return new Settings(
+                runs,
+                warmupMillis,
+                measureMillis,
+                lease,
+                manyLeases,
+                manyLeasesLease,
+                watchIntervals,
+                benchmarkRequests,
+                processWarmupMillis,
                 millis);
+    }
+
+    /** The settings of the W5 phase: its own warm-up, the rest as for every phase. */
+    Settings forW5() {
+        return withPhaseMillis(w5WarmupMillis, measureMillis);
     }
 
     Settings withRuns(int count) {
@@ -80,6 +105,7 @@ record Settings(
                 manyLeasesLease,
                 watchIntervals,
                 benchmarkRequests,
-                processWarmupMillis);
+                processWarmupMillis,
+                w5WarmupMillis);
     }
 }
