@@ -83,7 +83,8 @@ final class Report {
         row(
                 md,
                 "each phase",
-                env.settings().warmupMillis() + " ms warm-up (W5: " + env.settings().w5WarmupMillis() + " ms), then "
+                env.settings().warmupMillis() + " ms warm-up (W5: "
+                        + env.settings().w5WarmupMillis() + " ms), then "
                         + env.settings().measureMillis()
                         + " ms measured; lease time " + env.settings().lease().toSeconds() + " s (W6: "
                         + env.settings().manyLeasesLease().toSeconds() + " s)");

@@ -31,7 +31,8 @@ record Settings(
         long w5WarmupMillis) {
 
     static Settings full() {
-        return new Settings(3, 2000, 3000, Duration.ofSeconds(30), 10_000, Duration.ofSeconds(3), 3, 100_000, 4000, 12_000);
+        return new Settings(
+                3, 2000, 3000, Duration.ofSeconds(30), 10_000, Duration.ofSeconds(3), 3, 100_000, 4000, 12_000);
     }
 
     static Settings quick() {
@@ -49,45 +50,15 @@ record Settings(
     }
 
     Settings withPhaseMillis(long warmup, long measure) {
-        return new Settings(
-                runs,
-                warmup,
-                measure,
-                lease,
-                manyLeases,
-                manyLeasesLease,
-                watchIntervals,
-                benchmarkRequests,
-                processWarmupMillis,
-                w5WarmupMillis);
+        return with(runs, warmup, measure, processWarmupMillis, w5WarmupMillis);
     }
 
     Settings withProcessWarmupMillis(long millis) {
-        return new Settings(
-                runs,
-                warmupMillis,
-                measureMillis,
-                lease,
-                manyLeases,
-                manyLeasesLease,
-                watchIntervals,
-                benchmarkRequests,
-                millis,
-                w5WarmupMillis);
+        return with(runs, warmupMillis, measureMillis, millis, w5WarmupMillis);
     }
 
     Settings withW5WarmupMillis(long millis) {
-        return new Settings(
-                runs,
-                warmupMillis,
-                measureMillis,
-                lease,
-                manyLeases,
-                manyLeasesLease,
-                watchIntervals,
-                benchmarkRequests,
-                processWarmupMillis,
-                millis);
+        return with(runs, warmupMillis, measureMillis, processWarmupMillis, millis);
     }
 
     /** The settings of the W5 phase: its own warm-up, the rest as for every phase. */
@@ -96,16 +67,21 @@ record Settings(
     }
 
     Settings withRuns(int count) {
+        return with(count, warmupMillis, measureMillis, processWarmupMillis, w5WarmupMillis);
+    }
+
+    /** A copy with the timing components given and the workload components of this one. */
+    private Settings with(int count, long warmup, long measure, long processWarmup, long w5Warmup) {
         return new Settings(
                 count,
-                warmupMillis,
-                measureMillis,
+                warmup,
+                measure,
                 lease,
                 manyLeases,
                 manyLeasesLease,
                 watchIntervals,
                 benchmarkRequests,
-                processWarmupMillis,
-                w5WarmupMillis);
+                processWarmup,
+                w5Warmup);
     }
 }
