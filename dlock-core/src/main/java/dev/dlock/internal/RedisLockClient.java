@@ -80,7 +80,7 @@ public final class RedisLockClient implements LockClient {
         });
         timer.setRemoveOnCancelPolicy(true);
         this.scheduler = timer;
-        this.waitRoom = new WaitRoom(transport, scheduler);
+        this.waitRoom = new WaitRoom(transport, scheduler, ticker);
         this.watchdog = new Watchdog(this);
         long interval = Math.max(1, leaseMillis / 3);
         scheduler.scheduleWithFixedDelay(this::watchdogTick, interval, interval, TimeUnit.MILLISECONDS);

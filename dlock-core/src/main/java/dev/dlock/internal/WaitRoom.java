@@ -20,19 +20,23 @@ import java.util.concurrent.TimeUnit;
  * hand off) wakes the longest-waiting waiter of each client to try for itself; a woken waiter that
  * leaves without trying passes the wake-up on. A channel stays subscribed for a short linger
  * after its last waiter left, so that a client that contends again queues on its very first try
- * instead of subscribing anew.
+ * instead of subscribing anew. One idle check per channel is pending at a time, not one per
+ * waiter that left: a busy lock would otherwise put a task on the timer for every acquisition.
  */
 final class WaitRoom {
     static final long LINGER_MILLIS = 5_000;
+    private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS);
 
     private final Transport transport;
     private final ScheduledExecutorService scheduler;
+    private final Ticker ticker;
     private final ConcurrentHashMap<String, Channel> channels = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Waiter> byOwner = new ConcurrentHashMap<>();
 
-    WaitRoom(Transport transport, ScheduledExecutorService scheduler) {
+    WaitRoom(Transport transport, ScheduledExecutorService scheduler, Ticker ticker) {
         this.transport = transport;
         this.scheduler = scheduler;
+        this.ticker = ticker;
         transport.onMessage(this::onMessage);
     }
 
@@ -103,22 +107,55 @@ final class WaitRoom {
         boolean wasWoken = waiter.wasWoken();
         byOwner.remove(waiter.owner, waiter);
         c.queue.remove(waiter);
-        boolean[] idle = {false};
+        boolean[] schedule = {false};
         channels.computeIfPresent(c.name, (name, current) -> {
             if (current == c && --current.members == 0) {
-                idle[0] = true;
+                current.idleSince = ticker.nanos();
+                schedule[0] = !current.checkPending;
+                current.checkPending = true;
             }
             return current;
         });
-        if (idle[0]) {
-            try {
-                scheduler.schedule(() -> unsubscribeIfIdle(c), LINGER_MILLIS, TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException e) {
-                unsubscribeIfIdle(c); // the client is closing
-            }
+        if (schedule[0]) {
+            scheduleIdleCheck(c, LINGER_NANOS);
         }
         if (wasWoken) {
             c.wakeOne();
+        }
+    }
+
+    private void scheduleIdleCheck(Channel c, long delayNanos) {
+        try {
+            scheduler.schedule(() -> checkIdle(c), delayNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            unsubscribeIfIdle(c); // the client is closing
+        }
+    }
+
+    /**
+     * Unsubscribes a channel that has had no member for the whole linger; checks again when it went
+     * idle later than that, and stops checking while it has members (the next leave schedules anew).
+     */
+    private void checkIdle(Channel c) {
+        long[] again = {0};
+        channels.computeIfPresent(c.name, (name, current) -> {
+            if (current != c) {
+                return current;
+            }
+            if (current.members > 0) {
+                current.checkPending = false;
+                return current;
+            }
+            long idle = ticker.nanos() - current.idleSince;
+            if (idle < LINGER_NANOS) {
+                again[0] = LINGER_NANOS - idle;
+                return current;
+            }
+            transport.unsubscribe(name);
+            return null;
+        });
+        if (again[0] > 0) {
+            scheduleIdleCheck(c, again[0]);
         }
     }
 
@@ -151,6 +188,8 @@ final class WaitRoom {
         final CompletableFuture<Void> subscribed;
         final ConcurrentLinkedQueue<Waiter> queue = new ConcurrentLinkedQueue<>();
         int members; // guarded by the map's compute
+        long idleSince; // when members last dropped to 0; guarded by the map's compute
+        boolean checkPending; // an idle check is scheduled; guarded by the map's compute
 
         Channel(String name, CompletableFuture<Void> subscribed) {
             this.name = name;

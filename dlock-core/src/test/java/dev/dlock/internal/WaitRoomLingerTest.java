@@ -1,0 +1,124 @@
+package dev.dlock.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dlock.spi.Script;
+import dev.dlock.spi.Transport;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The linger of an idle channel, on a scripted clock and a timer whose tasks the test runs: one idle
+ * check per channel at a time however many waiters leave, and an unsubscribe only after a whole linger
+ * without members.
+ */
+final class WaitRoomLingerTest {
+    private static final long MS = 1_000_000L;
+
+    private final AtomicLong now = new AtomicLong();
+    private final RecordingTransport transport = new RecordingTransport();
+    private final ManualTimer timer = new ManualTimer();
+    private final WaitRoom room = new WaitRoom(transport, timer, now::get);
+
+    @AfterEach
+    void stopTimer() {
+        timer.shutdownNow();
+    }
+
+    @Test
+    void manyWaitersLeaving_scheduleOneIdleCheck_andTheChannelIsDroppedAWholeLingerAfterTheLastLeft() {
+        for (int i = 0; i < 100; i++) {
+            room.leave(room.join("ch", "owner-" + i, null));
+            now.addAndGet(MS);
+        }
+        assertThat(transport.subscribed).containsExactly("ch");
+        assertThat(timer.delays).containsExactly(WaitRoom.LINGER_MILLIS * MS);
+
+        now.set(WaitRoom.LINGER_MILLIS * MS); // the last waiter left at 99 ms
+        timer.runNext();
+        assertThat(transport.unsubscribed).isEmpty();
+        assertThat(timer.delays).last().isEqualTo(99 * MS);
+
+        now.addAndGet(99 * MS);
+        timer.runNext();
+        assertThat(transport.unsubscribed).containsExactly("ch");
+        assertThat(room.isEmpty()).isTrue();
+        assertThat(timer.tasks).isEmpty();
+    }
+
+    @Test
+    void aChannelInUseWhenItsCheckRuns_staysSubscribed_andTheNextLeaveSchedulesAnew() {
+        room.leave(room.join("ch", "a", null));
+        WaitRoom.Waiter back = room.join("ch", "b", null);
+        now.set(WaitRoom.LINGER_MILLIS * MS);
+        timer.runNext();
+        assertThat(transport.unsubscribed).isEmpty();
+        assertThat(timer.tasks).isEmpty();
+
+        room.leave(back);
+        assertThat(timer.tasks).hasSize(1);
+        now.addAndGet(WaitRoom.LINGER_MILLIS * MS);
+        timer.runNext();
+        assertThat(transport.unsubscribed).containsExactly("ch");
+        assertThat(transport.subscribed).containsExactly("ch");
+    }
+
+    /** A timer that records what it is given and runs it only when the test says so. */
+    private static final class ManualTimer extends ScheduledThreadPoolExecutor {
+        final List<Runnable> tasks = new ArrayList<>();
+        final List<Long> delays = new ArrayList<>();
+
+        ManualTimer() {
+            super(1);
+        }
+
+        @Override
+        public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+            tasks.add(command);
+            delays.add(unit.toNanos(delay));
+            return null;
+        }
+
+        void runNext() {
+            assertThat(tasks).isNotEmpty();
+            tasks.remove(0).run();
+        }
+    }
+
+    /** Records subscriptions; no script is ever called by the waiting room itself. */
+    private static final class RecordingTransport implements Transport {
+        final List<String> subscribed = new ArrayList<>();
+        final List<String> unsubscribed = new ArrayList<>();
+
+        @Override
+        public CompletableFuture<Object> eval(Script script, String[] keys, String[] args) {
+            throw new AssertionError("no script call expected");
+        }
+
+        @Override
+        public CompletableFuture<Void> subscribe(String channel) {
+            subscribed.add(channel);
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public CompletableFuture<Void> unsubscribe(String channel) {
+            unsubscribed.add(channel);
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public void onMessage(BiConsumer<String, String> listener) {}
+
+        @Override
+        public void close() {}
+    }
+}
