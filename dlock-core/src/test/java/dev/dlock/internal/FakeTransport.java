@@ -2,8 +2,10 @@ package dev.dlock.internal;
 
 import dev.dlock.spi.Script;
 import dev.dlock.spi.Transport;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
@@ -14,6 +16,10 @@ final class FakeTransport implements Transport {
     record Call(Script script, String[] keys, String[] args, CompletableFuture<Object> reply) {}
 
     private final BlockingQueue<Call> calls = new LinkedBlockingQueue<>();
+    /** The channels subscribed and unsubscribed, in order. */
+    final List<String> subscribed = new CopyOnWriteArrayList<>();
+
+    final List<String> unsubscribed = new CopyOnWriteArrayList<>();
     private volatile BiConsumer<String, String> listener = (c, m) -> {};
     private volatile boolean answerAll;
 
@@ -55,11 +61,13 @@ final class FakeTransport implements Transport {
 
     @Override
     public CompletableFuture<Void> subscribe(String channel) {
+        subscribed.add(channel);
         return CompletableFuture.completedFuture(null);
     }
 
     @Override
     public CompletableFuture<Void> unsubscribe(String channel) {
+        unsubscribed.add(channel);
         return CompletableFuture.completedFuture(null);
     }
 

@@ -2,16 +2,12 @@ package dev.dlock.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dlock.spi.Script;
-import dev.dlock.spi.Transport;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BiConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +20,7 @@ final class WaitRoomLingerTest {
     private static final long MS = 1_000_000L;
 
     private final AtomicLong now = new AtomicLong();
-    private final RecordingTransport transport = new RecordingTransport();
+    private final FakeTransport transport = new FakeTransport();
     private final ManualTimer timer = new ManualTimer();
     private final WaitRoom room = new WaitRoom(transport, timer, now::get);
 
@@ -91,34 +87,5 @@ final class WaitRoomLingerTest {
             assertThat(tasks).isNotEmpty();
             tasks.remove(0).run();
         }
-    }
-
-    /** Records subscriptions; no script is ever called by the waiting room itself. */
-    private static final class RecordingTransport implements Transport {
-        final List<String> subscribed = new ArrayList<>();
-        final List<String> unsubscribed = new ArrayList<>();
-
-        @Override
-        public CompletableFuture<Object> eval(Script script, String[] keys, String[] args) {
-            throw new AssertionError("no script call expected");
-        }
-
-        @Override
-        public CompletableFuture<Void> subscribe(String channel) {
-            subscribed.add(channel);
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public CompletableFuture<Void> unsubscribe(String channel) {
-            unsubscribed.add(channel);
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public void onMessage(BiConsumer<String, String> listener) {}
-
-        @Override
-        public void close() {}
     }
 }
