@@ -25,8 +25,8 @@ final class Notes {
             `lock()` returned in the window count. Pairs/s = those pairs ÷ the window. The peers' order rotates by \
             one place per run. W5 warms up longer than the in-process phases: each of its eight JVMs gets an eighth \
             of the acquisitions, a few hundred per second, so after a short warm-up every peer's waiting and \
-            wake-up path would still run interpreted through the window (measured on dlock: 1,800–2,400 pairs/s \
-            after 2 s, 2,500–5,100 after 12 s); W5 measures the steady state, as the in-process phases do.
+            wake-up path would still run interpreted through the window (measured on dlock: 1,300–2,400 pairs/s \
+            after 2 s, 2,500–6,200 after 12 s); W5 measures the steady state, as the in-process phases do.
             - **Latency.** `lock()` and `unlock()` durations on `System.nanoTime()`, recorded in HdrHistogram. Under \
             contention the lock latency is the wait.
             - **Handoff** (W3–W5) = the next holder's `lock()` returned − the previous holder's `unlock()` returned, \
