@@ -53,6 +53,7 @@ public final class BenchMain {
         }
         List<Measurement> measurements = new ArrayList<>();
         List<BenchmarkCeiling.Result> ceilings = new ArrayList<>();
+        List<RingCeiling.Result> rings = new ArrayList<>();
         long started = System.nanoTime();
         String load = Environment.loadAverage();
         try (RedisServer server = RedisServer.builder().start()) {
@@ -71,6 +72,12 @@ public final class BenchMain {
                         System.out.println(Report.line(run, m));
                         server.command("FLUSHALL");
                     }
+                    if (workload == Workload.W5) {
+                        for (RingCeiling.Result r : RingCeiling.run(server, settings.forW5(), run)) {
+                            rings.add(r);
+                            System.out.println(Report.line(r));
+                        }
+                    }
                 }
                 ceilings.addAll(BenchmarkCeiling.run(server, settings.benchmarkRequests()));
             }
@@ -79,7 +86,7 @@ public final class BenchMain {
             if (report) {
                 Environment env = Environment.describe(
                         server, load, Environment.loadAverage(), machine.othersShare(), minutes, settings);
-                Report.write(docs, settings, env, measurements, ceilings);
+                Report.write(docs, settings, env, measurements, ceilings, rings);
                 System.out.println("wrote " + docs.resolve("benchmarks.md") + " and " + docs.resolve("benchmarks.png"));
             }
         }

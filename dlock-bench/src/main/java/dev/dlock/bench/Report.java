@@ -25,7 +25,19 @@ final class Report {
                 + (m.failure == null ? "" : "  FAILED: " + m.failure);
     }
 
-    static void write(Path docs, Settings s, Environment env, List<Measurement> ms, List<BenchmarkCeiling.Result> ceil)
+    /** The console line of one W5 ring. */
+    static String line(RingCeiling.Result r) {
+        return "run " + r.run() + " W5 ring (" + ringLabel(r.hop()) + "): hand-offs/s="
+                + fmt("%.0f", r.handoffsPerSecond());
+    }
+
+    static void write(
+            Path docs,
+            Settings s,
+            Environment env,
+            List<Measurement> ms,
+            List<BenchmarkCeiling.Result> ceil,
+            List<RingCeiling.Result> rings)
             throws IOException {
         Files.createDirectories(docs);
         Runs runs = new Runs(ms, s.runs());
@@ -49,6 +61,7 @@ final class Report {
         }
         commandMix(md, runs);
         ceiling(md, ceil);
+        ringCeiling(md, runs, rings);
         md.append(Notes.TEXT);
         failures(md, ms);
         // Hand-written before/after figures of core changes survive the rewrite of this page.
@@ -190,6 +203,51 @@ final class Report {
             md.append('\n');
         });
         md.append('\n');
+    }
+
+    private static String ringLabel(boolean hop) {
+        return hop ? "a reader thread hands each reply to the waiting thread" : "each member reads its own socket";
+    }
+
+    private static void ringCeiling(StringBuilder md, Runs runs, List<RingCeiling.Result> rings) {
+        if (rings.isEmpty()) {
+            return;
+        }
+        md.append("## W5's ceiling: a FIFO token ring between the 8 processes\n\n");
+        md.append("Eight processes pass one token around a ring through Redis lists: each blocks in `BLPOP` on its own")
+                .append(
+                        " list and, holding the token, sends `LPUSH` to the next one's list and its next `BLPOP` in one")
+                .append(" write. One command and one client wake-up per hand-off and no lock state: no lock that hands")
+                .append(" over in FIFO order between processes can do more hand-offs per second on this host and")
+                .append(" server. Same warm-up and window as W5, once per run after the W5 peers. Ratios are taken")
+                .append(" within each run.\n\n");
+        md.append("| ring | hand-offs/s | dlock W5 pairs/s ÷ ring | naive lock W5 pairs/s ÷ ring |\n");
+        md.append("| --- | ---: | ---: | ---: |\n");
+        for (boolean hop : new boolean[] {false, true}) {
+            List<Double> ring = rings.stream()
+                    .filter(r -> r.hop() == hop)
+                    .map(RingCeiling.Result::handoffsPerSecond)
+                    .toList();
+            md.append("| ")
+                    .append(ringLabel(hop))
+                    .append(" | ")
+                    .append(withRange(Spread.of(ring), v -> fmt("%.0f", v)))
+                    .append(" | ")
+                    .append(withRange(perRun(runs.of(Workload.W5, Peer.DLOCK), ring), v -> fmt("%.2f×", v)))
+                    .append(" | ")
+                    .append(withRange(perRun(runs.of(Workload.W5, Peer.NAIVE), ring), v -> fmt("%.2f×", v)))
+                    .append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    /** Each run's W5 pairs/s divided by the same run's ring. */
+    private static Spread perRun(List<Measurement> peer, List<Double> ring) {
+        List<Double> ratios = new java.util.ArrayList<>();
+        for (int i = 0; i < Math.min(peer.size(), ring.size()); i++) {
+            ratios.add(peer.get(i).get(Metric.PAIRS_PER_SECOND) / ring.get(i));
+        }
+        return Spread.of(ratios);
     }
 
     private static void failures(StringBuilder md, List<Measurement> ms) {
