@@ -62,7 +62,7 @@ final class RingMain {
 
     private long pass(String own, String next, boolean first, Window window) throws IOException {
         if (first) {
-            await(send("LPUSH", next, "t")); // the parent deleted the lists of earlier runs
+            await(send("LPUSH", next, "t")); // each ring has keys of its own: one token
         }
         long received = 0;
         CompletableFuture<Boolean> token = send("BLPOP", own, POLL_SECONDS);
