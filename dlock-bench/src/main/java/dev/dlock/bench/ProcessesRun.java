@@ -43,14 +43,7 @@ final class ProcessesRun {
                                 Long.toString(settings.processWarmupMillis()))
                         .start());
             }
-            for (JvmProcess p : processes) {
-                p.awaitLine("ready", START_TIMEOUT);
-            }
-            Window window = Window.after(settings.warmupMillis(), settings.measureMillis());
-            String key = "bench-W5-" + run;
-            for (JvmProcess p : processes) {
-                p.send("go " + window.start() + " " + window.end() + " " + key);
-            }
+            Window window = go(processes, settings, "bench-W5-" + run);
             // The client processes' CPU and allocation are their own; only the server's figures are read here.
             Observation seen = Observation.watch(server, settings, window, peer);
             long violations = 0;
@@ -99,6 +92,23 @@ final class ProcessesRun {
             }
         }
         return m;
+    }
+
+    /**
+     * Waits until every process printed {@code ready}, then sends each {@code go START END ARGS}: one window on the
+     * monotonic clock, after the phase's warm-up, for all of them.
+     *
+     * @return the window sent
+     */
+    static Window go(List<JvmProcess> processes, Settings settings, String args) {
+        for (JvmProcess p : processes) {
+            p.awaitLine("ready", START_TIMEOUT);
+        }
+        Window window = Window.after(settings.warmupMillis(), settings.measureMillis());
+        for (JvmProcess p : processes) {
+            p.send("go " + window.start() + " " + window.end() + " " + args);
+        }
+        return window;
     }
 
     /**

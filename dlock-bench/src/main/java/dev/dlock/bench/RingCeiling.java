@@ -15,8 +15,6 @@ import java.util.List;
  * message, plus the lock's state.
  */
 final class RingCeiling {
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
-
     private RingCeiling() {}
 
     /**
@@ -51,14 +49,7 @@ final class RingCeiling {
                                 Integer.toString(members))
                         .start());
             }
-            for (JvmProcess p : processes) {
-                p.awaitLine("ready", START_TIMEOUT);
-            }
-            Window window = Window.after(settings.warmupMillis(), settings.measureMillis());
-            String prefix = "bench-ring-" + run + "-" + hop + ":";
-            for (JvmProcess p : processes) {
-                p.send("go " + window.start() + " " + window.end() + " " + prefix + " " + hop);
-            }
+            Window window = ProcessesRun.go(processes, settings, "bench-ring-" + run + "-" + hop + ": " + hop);
             long handoffs = 0;
             Duration done = Duration.ofMillis(settings.warmupMillis() + settings.measureMillis() + 30_000);
             for (JvmProcess p : processes) {
