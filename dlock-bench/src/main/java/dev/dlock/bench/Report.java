@@ -223,6 +223,7 @@ final class Report {
                 .append(" after the W5 peers; ratios are taken within each run. On a shared 2-core host the ring")
                 .append(" moves between runs as much as the peers do, so a ratio above 1 says the machine was")
                 .append(" faster during the peer than during the ring, not that the peer beat it.\n\n");
+        Metric pps = Metric.PAIRS_PER_SECOND;
         md.append("| ring | hand-offs/s | dlock W5 pairs/s ÷ ring | naive lock W5 pairs/s ÷ ring |\n");
         md.append("| --- | ---: | ---: | ---: |\n");
         for (boolean hop : new boolean[] {false, true}) {
@@ -235,21 +236,14 @@ final class Report {
                     .append(" | ")
                     .append(withRange(Spread.of(ring), v -> fmt("%.0f", v)))
                     .append(" | ")
-                    .append(withRange(perRun(runs.of(Workload.W5, Peer.DLOCK), ring), v -> fmt("%.2f×", v)))
+                    .append(withRange(
+                            Runs.perRun(runs.values(Workload.W5, Peer.DLOCK, pps), ring), v -> fmt("%.2f×", v)))
                     .append(" | ")
-                    .append(withRange(perRun(runs.of(Workload.W5, Peer.NAIVE), ring), v -> fmt("%.2f×", v)))
+                    .append(withRange(
+                            Runs.perRun(runs.values(Workload.W5, Peer.NAIVE, pps), ring), v -> fmt("%.2f×", v)))
                     .append(" |\n");
         }
         md.append('\n');
-    }
-
-    /** Each run's W5 pairs/s divided by the same run's ring. */
-    private static Spread perRun(List<Measurement> peer, List<Double> ring) {
-        List<Double> ratios = new java.util.ArrayList<>();
-        for (int i = 0; i < Math.min(peer.size(), ring.size()); i++) {
-            ratios.add(peer.get(i).get(Metric.PAIRS_PER_SECOND) / ring.get(i));
-        }
-        return Spread.of(ratios);
     }
 
     private static void failures(StringBuilder md, List<Measurement> ms) {

@@ -27,16 +27,24 @@ final class Runs {
     }
 
     Spread spread(Workload w, Peer p, Metric metric) {
-        return Spread.of(of(w, p).stream().map(m -> m.get(metric)).toList());
+        return Spread.of(values(w, p, metric));
     }
 
     /** The ratio {@code a / b} of one metric, taken within each run (same server, same minute), then spread. */
     Spread ratio(Workload w, Peer a, Peer b, Metric metric) {
-        List<Measurement> as = of(w, a);
-        List<Measurement> bs = of(w, b);
+        return perRun(values(w, a, metric), values(w, b, metric));
+    }
+
+    /** One metric of one workload and peer, in run order. */
+    List<Double> values(Workload w, Peer p, Metric metric) {
+        return of(w, p).stream().map(m -> m.get(metric)).toList();
+    }
+
+    /** {@code as[i] / bs[i]} for each run both measured, then spread. */
+    static Spread perRun(List<Double> as, List<Double> bs) {
         List<Double> ratios = new ArrayList<>();
         for (int i = 0; i < Math.min(as.size(), bs.size()); i++) {
-            ratios.add(as.get(i).get(metric) / bs.get(i).get(metric));
+            ratios.add(as.get(i) / bs.get(i));
         }
         return Spread.of(ratios);
     }
