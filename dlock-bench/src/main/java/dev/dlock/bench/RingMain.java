@@ -61,11 +61,13 @@ final class RingMain {
     }
 
     private long pass(String own, String next, boolean first, Window window) throws IOException {
+        byte[] push = encode("LPUSH", next, "t"); // the same two commands every time: encoded once
+        byte[] take = encode("BLPOP", own, POLL_SECONDS);
         if (first) {
-            await(send("LPUSH", next, "t")); // each ring has keys of its own: one token
+            await(send(push)); // each ring has keys of its own: one token
         }
         long received = 0;
-        CompletableFuture<Boolean> token = send("BLPOP", own, POLL_SECONDS);
+        CompletableFuture<Boolean> token = send(take);
         while (true) {
             boolean got = await(token);
             long now = System.nanoTime();
@@ -73,41 +75,45 @@ final class RingMain {
                 if (now - window.end() >= 0) {
                     return received;
                 }
-                token = send("BLPOP", own, POLL_SECONDS);
+                token = send(take);
                 continue;
             }
             if (window.contains(now)) {
                 received++;
             }
-            CompletableFuture<Boolean> pushed = queue("LPUSH", next, "t");
+            CompletableFuture<Boolean> pushed = queue(push);
             if (now - window.end() >= 0) {
                 await(pushed);
                 return received;
             }
-            token = send("BLPOP", own, POLL_SECONDS);
+            token = send(take);
             await(pushed);
         }
     }
 
-    /** Queues a command and writes it, with any queued before it. */
-    private CompletableFuture<Boolean> send(String... command) throws IOException {
-        CompletableFuture<Boolean> reply = queue(command);
-        out.flush();
-        return reply;
-    }
-
-    /** Encodes a command into the output buffer; with a reader thread, also queues the future of its reply. */
-    private CompletableFuture<Boolean> queue(String... command) throws IOException {
-        CompletableFuture<Boolean> reply = new CompletableFuture<>();
-        if (hop) {
-            pending.add(reply); // before the bytes leave, so the reader always finds it
-        }
+    private static byte[] encode(String... command) {
         StringBuilder sb =
                 new StringBuilder().append('*').append(command.length).append("\r\n");
         for (String part : command) {
             sb.append('$').append(part.length()).append("\r\n").append(part).append("\r\n");
         }
-        out.write(sb.toString().getBytes(StandardCharsets.US_ASCII));
+        return sb.toString().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** Queues a command and writes it, with any queued before it. */
+    private CompletableFuture<Boolean> send(byte[] command) throws IOException {
+        CompletableFuture<Boolean> reply = queue(command);
+        out.flush();
+        return reply;
+    }
+
+    /** Puts a command into the output buffer; with a reader thread, also queues the future of its reply. */
+    private CompletableFuture<Boolean> queue(byte[] command) throws IOException {
+        CompletableFuture<Boolean> reply = new CompletableFuture<>();
+        if (hop) {
+            pending.add(reply); // before the bytes leave, so the reader always finds it
+        }
+        out.write(command);
         return reply;
     }
 
