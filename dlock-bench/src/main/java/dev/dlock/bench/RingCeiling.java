@@ -11,8 +11,8 @@ import java.util.List;
  * hand-off cost nothing but the message itself. The same number of client processes pass one token around a ring
  * through Redis lists ({@link RingMain}), with W5's warm-up and window. Measured twice: with each member's thread
  * reading its own socket, and with a reader thread handing each reply to the waiting thread, as every pipelined client
- * (Lettuce, Redisson, dlock-resp) does. A lock with FIFO hand-off cannot beat the first figure: it needs the same
- * message, plus the lock's state.
+ * (Lettuce, Redisson, dlock-resp) does. A lock with FIFO hand-off needs the same message plus its state, so it could
+ * not beat the first figure in the same minute; between runs the figure moves with the host, as the peers' do.
  */
 final class RingCeiling {
     private RingCeiling() {}
