@@ -48,11 +48,9 @@ import java.util.function.BiConsumer;
  * NOSCRIPT} did not run, but the calls pipelined behind it may have. So it goes to {@code retry},
  * newer calls wait in {@code waiting}, and once every call dispatched before has answered the
  * retries are resent with their source, in order, ahead of what waited; if one of those later calls
- * ran (by SHA, the script reloaded meanwhile by another client) or timed out, resending would run
- * the retries after it, so they fail instead. To make that rare, a script goes with its source
- * (which always runs) only when nothing is in flight: newer calls wait behind it, on a script's
- * first use and after a flush; by SHA, the usual case, calls go out at once. This class is
- * thread-safe.
+ * ran (sent with its source on first use, or by SHA with the script reloaded meanwhile by another
+ * client) or timed out, resending would run the retries after it, so they fail instead (outcome
+ * unknown, as for a timeout). This class is thread-safe.
  */
 final class LettuceTransport implements Transport {
     private final RedisClient client;
@@ -165,8 +163,8 @@ final class LettuceTransport implements Transport {
         order.lock();
         try {
             boolean known = loaded.contains(script.sha1());
-            if (!waiting.isEmpty() || !retry.isEmpty() || (!known && inFlight > 0)) {
-                waiting.addLast(call); // behind a resend or a source; a reply's callback sends it
+            if (!waiting.isEmpty() || !retry.isEmpty()) {
+                waiting.addLast(call); // behind a resend; a reply's callback sends it
             } else {
                 // First use: the source, so that the command works on its own even if its reply is
                 // never awaited (a timed-out EVALSHA would never get its EVAL fallback).
@@ -250,8 +248,7 @@ final class LettuceTransport implements Transport {
 
     /**
      * Once every call dispatched before the retries has answered, resends them with their source,
-     * then sends what waited as far as it may go (a source waits until nothing is in flight). Calls
-     * that timed out meanwhile are dropped, never sent. Lock held.
+     * then sends what waited. Calls that timed out meanwhile are dropped, never sent. Lock held.
      */
     private void resendAndSendWaiting(List<Call> sent, List<RedisFuture<Object>> futures) {
         if (!retry.isEmpty() && inFlight == 0) {
@@ -268,12 +265,8 @@ final class LettuceTransport implements Transport {
                 break;
             }
             if (!call.isDone()) {
-                boolean known = loaded.contains(call.script.sha1());
-                if (!known && inFlight > 0) {
-                    break;
-                }
                 sent.add(call);
-                futures.add(dispatch(call, !known));
+                futures.add(dispatch(call, !loaded.contains(call.script.sha1())));
             }
             waiting.pollFirst();
         }

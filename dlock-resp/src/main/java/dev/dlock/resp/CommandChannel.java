@@ -33,11 +33,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code NOSCRIPT} (the server flushed its scripts) did not run, but the commands pipelined behind
  * it may have. So such a command goes to {@code retry}, every newer command waits in {@code
  * waiting}, and once every command sent before the retry has answered the retries are resent with
- * their source, in order, ahead of what waited; if one of those later commands ran after all (by
- * SHA, the script reloaded meanwhile by another client), resending would run the retries after it,
- * so they fail instead. To make that rare, a script is sent with its source (which always runs)
- * only when nothing is in flight: newer commands wait behind it. That costs a wait on a script's
- * first use per connection, and after a flush; by SHA, the usual case, commands go out at once.
+ * their source, in order, ahead of what waited. If one of those later commands ran after all (sent
+ * with its source on its first use, or by SHA with the script reloaded meanwhile by another client),
+ * resending would run the retries after it, so they fail instead (outcome unknown, as for a
+ * timeout). Holding a source back until nothing is in flight would avoid that, but a compensating
+ * release held behind a stalled server would then time out unsent and leave its lock held.
  */
 final class CommandChannel {
     private final RedisEndpoint endpoint;
@@ -93,8 +93,8 @@ final class CommandChannel {
                 reconnecting = true;
             } else {
                 boolean known = loaded.contains(command.script.script.sha1());
-                if (!waiting.isEmpty() || !retry.isEmpty() || (!known && !link.sent.isEmpty())) {
-                    waiting.addLast(command); // behind a resend or a source; the reader sends it
+                if (!waiting.isEmpty() || !retry.isEmpty()) {
+                    waiting.addLast(command); // behind a resend; the reader sends it
                 } else {
                     flush = enqueue(command, !known);
                 }
@@ -262,9 +262,8 @@ final class CommandChannel {
     }
 
     /**
-     * Sends the waiting commands in order while none is held back: all wait behind retries, and a
-     * script with its source waits until nothing is in flight (see the class note). Commands that
-     * timed out while waiting are dropped, never sent. Returns true if the caller must flush. Lock held.
+     * Sends the waiting commands in order unless retries are still pending. Commands that timed out
+     * while waiting are dropped, never sent. Returns true if the caller must flush. Lock held.
      */
     private boolean sendWaiting() {
         boolean flush = false;
@@ -274,11 +273,7 @@ final class CommandChannel {
                 break;
             }
             if (!command.isDone()) {
-                boolean known = loaded.contains(command.script.script.sha1());
-                if (!known && !link.sent.isEmpty()) {
-                    break;
-                }
-                flush |= enqueue(command, !known);
+                flush |= enqueue(command, !loaded.contains(command.script.script.sha1()));
             }
             waiting.pollFirst();
         }
