@@ -324,9 +324,11 @@ public final class RedisLockClient implements LockClient {
         try {
             callbacks.execute(task);
         } catch (RejectedExecutionException e) {
-            Log.LOG.log(
-                    System.Logger.Level.WARNING,
-                    "dlock's callback executor refused a task (" + e + "); running it on the calling thread");
+            if (!(closed.get() && ownCallbacks != null)) { // our own pool refuses once closed: expected
+                Log.LOG.log(
+                        System.Logger.Level.WARNING,
+                        "dlock's callback executor refused a task (" + e + "); running it on the calling thread");
+            }
             task.run();
         }
     }
