@@ -199,6 +199,25 @@ public interface DistributedLock extends Lock {
     int getHoldCount();
 
     /**
+     * Returns the fencing token of the calling thread's hold, for the resource the lock guards to
+     * reject stale writers (as {@link Lease#fencingToken()} does for a lease); no I/O. It stays the
+     * same for the whole hold, re-entries included.
+     *
+     * @return the token
+     * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+     */
+    long fencingToken();
+
+    /**
+     * Returns how long the calling thread's hold is still valid by this JVM's clock (as {@link
+     * Lease#remaining()}); the watchdog's renewals move it forward. Zero once the hold is lost.
+     *
+     * @return the remaining validity, never negative
+     * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+     */
+    Duration remaining();
+
+    /**
      * Reads the holder, remaining lease time and fencing token from Redis; one round trip.
      *
      * @return a snapshot of the lock

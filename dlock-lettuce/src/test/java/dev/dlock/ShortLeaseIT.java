@@ -69,7 +69,8 @@ final class ShortLeaseIT {
         Future<Boolean> inside = threads.submit(() -> {
             DistributedLock lock = shortLeases.lock("s1");
             lock.lock();
-            boolean held0 = lock.isHeldByCurrentThread();
+            boolean held0 = lock.isHeldByCurrentThread() && lock.remaining().toMillis() >= 90;
+            held0 &= lock.fencingToken() == lock.info().fencingToken();
             // stay inside for 150 ms while the other client keeps trying
             long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(150);
             boolean excluded = true;
@@ -183,6 +184,8 @@ final class ShortLeaseIT {
                 .as("re-entering a lost hold")
                 .isInstanceOf(LockLostException.class);
         assertThat(lock.getHoldCount()).isZero();
+        assertThatThrownBy(lock::fencingToken).isInstanceOf(IllegalMonitorStateException.class);
+        assertThatThrownBy(lock::remaining).isInstanceOf(IllegalMonitorStateException.class);
     }
 
     @Test

@@ -105,11 +105,7 @@ final class RedisDistributedLock implements DistributedLock {
 
     @Override
     public void unlock() {
-        RedisLockClient.ThreadHold hold = ownHold();
-        if (hold == null) {
-            throw new IllegalMonitorStateException(
-                    "the current thread does not hold lock '" + keys.name() + "' through this client");
-        }
+        RedisLockClient.ThreadHold hold = heldOrThrow();
         if (--hold.count > 0) {
             return;
         }
@@ -133,6 +129,25 @@ final class RedisDistributedLock implements DistributedLock {
     public int getHoldCount() {
         RedisLockClient.ThreadHold hold = ownHold();
         return hold == null ? 0 : hold.count;
+    }
+
+    @Override
+    public long fencingToken() {
+        return heldOrThrow().lease.fencingToken();
+    }
+
+    @Override
+    public Duration remaining() {
+        return heldOrThrow().lease.remaining();
+    }
+
+    private RedisLockClient.ThreadHold heldOrThrow() {
+        RedisLockClient.ThreadHold hold = ownHold();
+        if (hold == null) {
+            throw new IllegalMonitorStateException(
+                    "the current thread does not hold lock '" + keys.name() + "' through this client");
+        }
+        return hold;
     }
 
     // ---- lease-owned -----------------------------------------------------------------------
