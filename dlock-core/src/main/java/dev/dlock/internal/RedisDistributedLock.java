@@ -37,12 +37,15 @@ final class RedisDistributedLock implements DistributedLock {
 
     // ---- thread-owned ----------------------------------------------------------------------
 
-    private RedisLockClient.ThreadHold ownHold() {
-        return client.threadHolds().get(new RedisLockClient.HoldKey(keys.name(), Thread.currentThread()));
+    private RedisLockClient.HoldKey ownKey() {
+        return new RedisLockClient.HoldKey(keys.name(), Thread.currentThread());
     }
 
-    private boolean reenter() {
-        RedisLockClient.ThreadHold hold = ownHold();
+    private RedisLockClient.ThreadHold ownHold() {
+        return client.threadHolds().get(ownKey());
+    }
+
+    private boolean reenter(RedisLockClient.ThreadHold hold) {
         if (hold == null) {
             return false;
         }
@@ -55,16 +58,15 @@ final class RedisDistributedLock implements DistributedLock {
     }
 
     private boolean lockForThread(long waitNanos, boolean interruptible) throws InterruptedException {
-        if (reenter()) {
+        RedisLockClient.HoldKey key = ownKey();
+        if (reenter(client.threadHolds().get(key))) {
             return true;
         }
-        Thread me = Thread.currentThread();
         RedisLease lease = await(client.threadOwner(), client.leaseMillis(), true, waitNanos, interruptible);
         if (lease == null) {
             return false;
         }
-        client.threadHolds()
-                .put(new RedisLockClient.HoldKey(keys.name(), me), new RedisLockClient.ThreadHold(me, lease));
+        client.threadHolds().put(key, new RedisLockClient.ThreadHold(key, lease));
         return true;
     }
 
@@ -109,7 +111,7 @@ final class RedisDistributedLock implements DistributedLock {
         if (--hold.count > 0) {
             return;
         }
-        client.threadHolds().remove(new RedisLockClient.HoldKey(keys.name(), hold.thread), hold);
+        client.threadHolds().remove(hold.key, hold);
         hold.lease.release();
     }
 

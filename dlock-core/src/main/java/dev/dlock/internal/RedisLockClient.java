@@ -570,12 +570,12 @@ public final class RedisLockClient implements LockClient {
 
     /** The hold of one thread on one lock name through the Lock interface. */
     static final class ThreadHold {
-        final Thread thread;
+        final HoldKey key;
         final RedisLease lease;
         int count = 1; // only touched by the holding thread
 
-        ThreadHold(Thread thread, RedisLease lease) {
-            this.thread = thread;
+        ThreadHold(HoldKey key, RedisLease lease) {
+            this.key = key;
             this.lease = lease;
         }
     }
