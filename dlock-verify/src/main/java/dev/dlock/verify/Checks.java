@@ -31,6 +31,7 @@ final class Checks {
                 violations.add(snapshots.size() == 1 ? v : new Violation(v.checker(), name + ": " + v.message()));
             }
         }
+        violations.addAll(TokenOrderChecker.checkAcrossNames(ops));
         // per call and per fault, not per name: a fault must be followed by some acquire of any of the names
         violations.addAll(LivenessChecker.check(ops, ttlNanos));
         return violations;

@@ -147,7 +147,8 @@ record Scenario(
     }
 
     /** A control of a defect of dlock-core itself, re-introduced by {@code -Ddlock.unsafe.control} in one client. */
-    static Scenario unsafeControl(String name, List<Client> workers, int lockNames, Checker caughtBy, String text) {
+    static Scenario unsafeControl(
+            String name, List<Client> workers, int lockNames, int holderJvms, Checker caughtBy, String text) {
         List<String> names = lockNames == 1 ? List.of(name) : List.of(name + "-a", name + "-b");
         return new Scenario(
                 name, names, List.of(), Worker.Variant.HONEST, true, false, 0, workers, 60, caughtBy, text, List.of());
@@ -193,9 +194,11 @@ record Scenario(
                         "control-cross-lock-grant",
                         List.of(
                                 Client.of("l1", Style.THREAD, Via.LAGGED, 0, 1).unsafe("cross-lock-grant"),
+                                Client.of("l3", Style.THREAD, Via.LAGGED, 1, 0).unsafe("cross-lock-grant"),
                                 Client.of("t1", Style.LEASE, Via.DIRECT, 0, 1),
                                 Client.of("s1", Style.SHORT_FIXED, Via.DIRECT, 1, 0)),
                         2,
+                        1,
                         Checker.TOKEN_ORDER,
                         ""),
                 unsafeControl(
@@ -207,6 +210,7 @@ record Scenario(
                                 Client.of("t1", Style.LEASE, Via.DIRECT, 0),
                                 Client.of("t2", Style.LEASE, Via.OWN, 0)),
                         1,
+                        0,
                         Checker.FRESH_HOLD,
                         ""));
     }

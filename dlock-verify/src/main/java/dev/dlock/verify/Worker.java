@@ -141,14 +141,8 @@ final class Worker implements Runnable {
         long deadline;
         if (naive != null) {
             Duration wait = spec.ttl().multipliedBy(2);
-            Op op = begin(
-                    Op.ACQUIRE,
-                    name,
-                    "",
-                    wait.plus(spec.commandTimeout()).toNanos(),
-                    0,
-                    0,
-                    spec.ttl().toNanos());
+            // lease time 0: the naive lock is not dlock, checker 6 judges only dlock's acquires
+            Op op = begin(Op.ACQUIRE, name, "", wait.plus(spec.commandTimeout()).toNanos(), 0, 0, 0);
             try {
                 token = naive.tryAcquire(spec.client() + "-" + seq, wait, spec.ttl());
             } catch (RuntimeException e) {

@@ -31,6 +31,26 @@ final class Ops {
                 Op.FAIL.equals(outcome) ? FenceChecker.REJECTED : "");
     }
 
+    /** The same operation on another lock name. */
+    static Op onLock(Op op, String lock) {
+        return new Op(
+                op.scenario(),
+                op.client(),
+                op.pid(),
+                op.seq(),
+                op.type(),
+                op.invoke(),
+                op.complete(),
+                op.outcome(),
+                op.token(),
+                op.deadline(),
+                op.element(),
+                op.timeoutNanos(),
+                op.detail(),
+                lock,
+                op.leaseNanos());
+    }
+
     /** The same operation with a lease time (ms), as an acquire records it. */
     static Op withLease(Op op, long leaseMillis) {
         return new Op(
