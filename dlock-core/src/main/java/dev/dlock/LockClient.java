@@ -3,6 +3,7 @@ package dev.dlock;
 import dev.dlock.internal.RedisLockClient;
 import dev.dlock.spi.TransportFactory;
 import java.time.Duration;
+import java.util.concurrent.Executor;
 
 /**
  * The entry point: a connection to one Redis that hands out {@link DistributedLock}s.
@@ -90,6 +91,7 @@ public interface LockClient extends AutoCloseable {
         private Duration commandTimeout = Duration.ofSeconds(5);
         private String clientName = "dlock";
         private TransportFactory transport;
+        private Executor callbackExecutor;
 
         Builder() {}
 
@@ -164,6 +166,24 @@ public interface LockClient extends AutoCloseable {
         }
 
         /**
+         * Sets the executor that runs application code: the completion of {@link
+         * DistributedLock#acquireAsync(Duration)}'s future (and so the stages the application chains
+         * on it), and the listeners of {@link Lease#onLost} and {@link Lease#whenLost()}. It never runs
+         * on the transport's I/O threads nor on the client's timer, so a callback that blocks delays no
+         * other acquire, release or renewal. By default each client has its own pool of daemon threads
+         * (named {@code dlock-callback-...}), made on demand and shut down by {@link LockClient#close()}.
+         * An executor given here is not shut down by the client; if it refuses a task, the task runs on
+         * the thread that completed it, with a warning in the log.
+         *
+         * @param callbackExecutor the executor, or null for the client's own
+         * @return this builder
+         */
+        public Builder callbackExecutor(Executor callbackExecutor) {
+            this.callbackExecutor = callbackExecutor;
+            return this;
+        }
+
+        /**
          * Validates the options, connects and checks the connection with a {@code PING}.
          *
          * @return the connected client
@@ -174,7 +194,14 @@ public interface LockClient extends AutoCloseable {
          */
         public LockClient build() {
             return RedisLockClient.create(
-                    redisUri, leaseTime, keyPrefix, commandTimeout, clientName, transport, MAX_NAME_LENGTH);
+                    redisUri,
+                    leaseTime,
+                    keyPrefix,
+                    commandTimeout,
+                    clientName,
+                    transport,
+                    MAX_NAME_LENGTH,
+                    callbackExecutor);
         }
     }
 }

@@ -27,8 +27,14 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A handed-over lease's validity counts from the sending of the last try whose reply said busy:
  * that try ran before the release that granted the lock, so Redis keeps the key at least that long.
- * Only one command is in flight at a time; a cancellation is seen at the next step, and a lock taken
- * by a cancelled attempt is released before the attempt settles.
+ * A waiter refreshes its queue entry at least every third of its lease time, so that validity is
+ * normally most of the lease. Whatever the path, no acquire returns a hold with less than half of
+ * its lease time left: a take that would leave less (a late hand-off message, a slow reply) sends
+ * one more try, which re-takes the hold it already has in Redis with a full lease (or finds that it
+ * lost it and waits on). Only one command is in flight at a time; a cancellation is seen at the next
+ * step, and a lock taken by a cancelled attempt is released before the attempt settles. Any failure
+ * after a queueing try sends an owner-checked release, which also takes the owner out of the queue,
+ * so that no release hands the lock to an acquire that has gone.
  */
 final class Acquisition {
     private static final long FOREVER = Long.MAX_VALUE;
@@ -57,6 +63,9 @@ final class Acquisition {
     private final String leaseArg;
     private final String entryArg;
     private final long refreshNanos;
+    private final long marginNanos; // the least validity an acquire returns with: half the lease
+    private final boolean checkValidity; // off only for Controls.expiredHandoff
+    private String waitId; // made when it first queues
     private final String[] scriptKeys;
     private String channel; // this client's wake-up channel for this lock, built when first needed
     private final boolean renewed;
@@ -88,7 +97,13 @@ final class Acquisition {
         this.leaseMillis = leaseMillis;
         this.leaseArg = client.leaseArg(leaseMillis);
         this.entryArg = client.entryArg(leaseMillis);
-        this.refreshNanos = TimeUnit.MILLISECONDS.toNanos(entryMillis(leaseMillis) / 3);
+        this.checkValidity = !client.controls().expiredHandoff();
+        long refreshMillis = entryMillis(leaseMillis) / 3;
+        if (checkValidity) {
+            refreshMillis = Math.min(refreshMillis, leaseMillis / 3);
+        }
+        this.refreshNanos = TimeUnit.MILLISECONDS.toNanos(refreshMillis);
+        this.marginNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis) / 2;
         this.scriptKeys = keys.scriptKeys();
         this.renewed = renewed;
         this.gate = gate;
@@ -108,7 +123,9 @@ final class Acquisition {
             attempt(TRY); // a single try never queues
             return;
         }
-        waiter = client.waitRoom().isEmpty() ? null : client.waitRoom().joinIfSubscribed(channel(), owner, this);
+        waiter = client.waitRoom().isEmpty()
+                ? null
+                : client.waitRoom().joinIfSubscribed(channel(), owner, waitId(), this);
         if (waiter != null) {
             waiter.arm();
             attempt(QUEUE); // subscribed already: a hand-off can reach us, so queue on the first try
@@ -152,6 +169,13 @@ final class Acquisition {
         return channel;
     }
 
+    private String waitId() {
+        if (waitId == null) {
+            waitId = client.nextWaitId();
+        }
+        return waitId;
+    }
+
     private boolean pastDeadline() {
         return deadline != FOREVER && client.ticker().nanos() - deadline >= 0;
     }
@@ -170,14 +194,16 @@ final class Acquisition {
         }
         String sent = mode;
         long sentAt = client.ticker().nanos();
-        client.eval(Scripts.ACQUIRE, scriptKeys, new String[] {owner, leaseArg, mode, entryArg})
-                .whenComplete((reply, error) -> {
-                    if (error != null) {
-                        finish(null, error);
-                    } else {
-                        onReply((Long) reply, sentAt, sent);
-                    }
-                });
+        String[] args = mode.equals(QUEUE)
+                ? new String[] {owner, leaseArg, mode, entryArg, waitId()}
+                : new String[] {owner, leaseArg, mode, entryArg};
+        client.eval(Scripts.ACQUIRE, scriptKeys, args).whenComplete((reply, error) -> {
+            if (error != null) {
+                finish(null, error);
+            } else {
+                onReply((Long) reply, sentAt, sent);
+            }
+        });
     }
 
     private CancellationException cancellation() {
@@ -212,7 +238,7 @@ final class Acquisition {
             return;
         }
         if (waiter == null) {
-            waiter = client.waitRoom().join(channel(), owner, this);
+            waiter = client.waitRoom().join(channel(), owner, waitId(), this);
             waiter.subscribed().whenComplete((ok, error) -> {
                 if (error != null) {
                     finish(null, error);
@@ -246,6 +272,13 @@ final class Acquisition {
     }
 
     private void take(long token, long sentAt) {
+        if (checkValidity
+                && RedisLease.deadlineFrom(sentAt, leaseMillis)
+                                - client.ticker().nanos()
+                        < marginNanos) {
+            revalidate();
+            return;
+        }
         RedisLease lease = client.newLease(keys, owner, token, leaseMillis, renewed, sentAt, gate);
         if (cancelled) {
             lease.releaseQuietly();
@@ -253,6 +286,25 @@ final class Acquisition {
         } else {
             finish(lease, null);
         }
+    }
+
+    /**
+     * The lock is (or was) ours in Redis, but its validity as this client can prove it is under the
+     * margin. One more try re-takes it with a full lease if it is still ours (granted or held), or
+     * takes it afresh if it is free, or queues again if another took it meanwhile. Past the deadline or
+     * cancelled, it is released instead: the wait ends without the lock.
+     */
+    private void revalidate() {
+        if (waiter != null) {
+            waiter.clearGrant();
+            waiter.arm();
+        }
+        if (cancelled || pastDeadline()) {
+            client.releaseOwner(keys, owner)
+                    .whenComplete((ok, error) -> finish(null, cancelled ? cancellation() : error));
+            return;
+        }
+        attempt(waiter != null ? QUEUE : TRY);
     }
 
     private void finish(RedisLease lease, Throwable error) {
@@ -267,9 +319,11 @@ final class Acquisition {
         }
         if (error != null) {
             RuntimeException failure = client.translate(error, keys.lock());
-            if (failure instanceof LockConnectionException) {
-                // The try may have reached Redis and taken the lock, or queued us, after all (a timeout
-                // says nothing about the server): an owner-checked release, queued behind it, undoes it.
+            if (failure instanceof LockConnectionException || queued) {
+                // A try that timed out may have reached Redis and taken the lock, or queued us, after all
+                // (a timeout says nothing about the server); and an earlier queueing try left an entry
+                // that a release would hand the lock to. An owner-checked release, sent on the same
+                // connection after the try, undoes both (it only deletes, so it runs even out of memory).
                 client.releaseOwnerQuietly(keys, owner);
             }
             gate.actorDone(turn, null, failure);

@@ -34,6 +34,19 @@ final class Args {
         return atMostMax(argument, value);
     }
 
+    /** The shortest lease time accepted (docs/waiting.md, "Validity at hand-off"). */
+    static final long MIN_LEASE_MILLIS = 100;
+
+    /** A lease time: positive, at least {@value #MIN_LEASE_MILLIS} ms. */
+    static Duration leaseTime(String argument, Duration value) {
+        Duration lease = positive(argument, value);
+        if (lease.toMillis() < MIN_LEASE_MILLIS) {
+            throw new IllegalArgumentException(
+                    argument + " must be at least " + MIN_LEASE_MILLIS + " ms, was " + value.toMillis() + " ms");
+        }
+        return lease;
+    }
+
     static Duration notNegative(String argument, Duration value) {
         if (value == null) {
             throw new IllegalArgumentException(argument + " must not be null");

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -254,7 +253,7 @@ final class Gate {
             }
         }
         if (relayTo != null) {
-            deliver(relayTo, relayed);
+            complete(relayTo, relayed);
             return CompletableFuture.completedFuture(Boolean.TRUE);
         }
         if (pass) {
@@ -306,7 +305,12 @@ final class Gate {
         RedisLease relayed = null;
         synchronized (this) {
             head = headLocked();
-            if (head != null && relayable(from, head)) {
+            long left = RedisLease.deadlineFrom(sentAt, from.leaseMillis())
+                    - client.ticker().nanos();
+            // Like every acquire, a relay hands over at least half a lease (a slow pass reply would not).
+            boolean valid = left >= TimeUnit.MILLISECONDS.toNanos(from.leaseMillis()) / 2
+                    || client.controls().expiredHandoff();
+            if (head != null && relayable(from, head) && valid) {
                 line.poll();
                 nextToken = token + 1;
                 lastToken = token + BLOCK - 1;
@@ -317,23 +321,17 @@ final class Gate {
             }
         }
         if (relayed != null) {
-            deliver(head, relayed);
+            complete(head, relayed);
             return;
         }
         // The line emptied (or changed) while the pass was on its way: let the lock go after all.
         client.releaseAsync(from).whenComplete((ok, error) -> promote());
     }
 
-    /** Hands a lease to a turn; a turn that no longer wants it releases it again. */
-    private void deliver(Turn turn, RedisLease lease) {
-        if (turn.async) {
-            // Not on the releasing thread: a callback that releases and acquires again would recurse.
-            ForkJoinPool.commonPool().execute(() -> complete(turn, lease));
-        } else {
-            complete(turn, lease);
-        }
-    }
-
+    /**
+     * Hands a lease to a turn; a turn that no longer wants it releases it again. No application code
+     * runs here: an asynchronous acquire's own future completes on the callback executor.
+     */
     private static void complete(Turn turn, RedisLease lease) {
         if (!turn.complete(lease)) {
             lease.releaseQuietly();
@@ -380,18 +378,16 @@ final class Gate {
         private final String owner;
         private final long leaseMillis;
         private final boolean renewed;
-        private final boolean async;
         private final long deadline; // ticker nanos, or FOREVER
         private Gate gate; // set by admit
         private Acquisition acquisition; // guarded by gate: set when the turn acts
         private boolean cancelled; // guarded by gate
         private volatile ScheduledFuture<?> timer;
 
-        Turn(String owner, long leaseMillis, boolean renewed, boolean async, long waitNanos, long now) {
+        Turn(String owner, long leaseMillis, boolean renewed, long waitNanos, long now) {
             this.owner = owner;
             this.leaseMillis = leaseMillis;
             this.renewed = renewed;
-            this.async = async;
             this.deadline = waitNanos >= FOREVER - now ? FOREVER : now + waitNanos;
         }
 

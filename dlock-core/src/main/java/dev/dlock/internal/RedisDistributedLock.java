@@ -50,6 +50,7 @@ final class RedisDistributedLock implements DistributedLock {
         if (hold.count == Integer.MAX_VALUE) {
             throw new Error("maximum lock count exceeded");
         }
+        hold.lease.confirmForReentry(); // as every acquire: valid for at least half the lease, or it throws
         hold.count++;
         return true;
     }
@@ -150,10 +151,7 @@ final class RedisDistributedLock implements DistributedLock {
     @Override
     public Optional<Lease> tryAcquire(Duration wait, Duration leaseTime) {
         Duration w = Args.notNegative("wait", wait);
-        Duration lease = Args.positive("leaseTime", leaseTime);
-        if (lease.toMillis() < 1) {
-            throw new IllegalArgumentException("leaseTime must be at least 1 ms, was " + leaseTime);
-        }
+        Duration lease = Args.leaseTime("leaseTime", leaseTime);
         return Optional.ofNullable(acquireLease(w.toNanos(), lease.toMillis(), false));
     }
 
@@ -170,15 +168,19 @@ final class RedisDistributedLock implements DistributedLock {
     public CompletableFuture<Lease> acquireAsync(Duration wait) {
         Duration w = Args.notNegative("wait", wait);
         client.checkOpen();
-        Gate.Turn turn = client.enter(keys, client.newLeaseOwner(), client.leaseMillis(), true, true, w.toNanos());
+        Gate.Turn turn = client.enter(keys, client.newLeaseOwner(), client.leaseMillis(), true, w.toNanos());
         CompletableFuture<Lease> future = new CompletableFuture<>();
-        turn.whenComplete((lease, error) -> {
-            if (error != null) {
-                future.completeExceptionally(error);
-            } else if (!future.complete(lease) && lease != null) {
-                lease.releaseQuietly(); // the caller cancelled meanwhile
-            }
-        });
+        // Completed on the callback executor: the stages the application chains on the future never run
+        // on the transport's threads, where they would hold up every other reply and hand-off.
+        turn.whenCompleteAsync(
+                (lease, error) -> {
+                    if (error != null) {
+                        future.completeExceptionally(error);
+                    } else if (!future.complete(lease) && lease != null) {
+                        lease.releaseQuietly(); // the caller cancelled meanwhile
+                    }
+                },
+                client.callbackExecutor());
         future.whenComplete((lease, error) -> {
             if (error instanceof CancellationException) {
                 turn.giveUp();
@@ -194,7 +196,7 @@ final class RedisDistributedLock implements DistributedLock {
     private RedisLease await(String owner, long leaseMillis, boolean renewed, long waitNanos, boolean interruptible)
             throws InterruptedException {
         client.checkOpen();
-        Gate.Turn turn = client.enter(keys, owner, leaseMillis, renewed, false, waitNanos);
+        Gate.Turn turn = client.enter(keys, owner, leaseMillis, renewed, waitNanos);
         boolean interrupted = false;
         try {
             while (true) {

@@ -145,6 +145,47 @@ final class RedisLease implements Lease {
         }
     }
 
+    /**
+     * For a thread that takes the lock again while it holds it: returns when the hold is valid for at
+     * least half its lease time (renewing it now, with a round trip, if the watchdog has fallen
+     * behind), and otherwise throws the loss, which then counts as reported.
+     *
+     * @throws LockLostException if the hold is lost or cannot be shown valid for that long
+     */
+    void confirmForReentry() {
+        long margin = leaseMillis * 500_000L; // half the lease, in nanoseconds
+        if (state == State.HELD && deadline - ticker.nanos() >= margin) {
+            return;
+        }
+        if (state == State.HELD && deadline - ticker.nanos() > 0) {
+            long sentAt = ticker.nanos();
+            if (client.await(client.renewNow(this), keys.lock())) {
+                renewed(sentAt);
+                if (deadline - ticker.nanos() >= margin) {
+                    return;
+                }
+            } else {
+                markLost("the renewal found the key gone or owned by another owner");
+            }
+        }
+        if (state == State.HELD) {
+            expire("it could not be shown valid for half its lease of " + leaseMillis + " ms when re-entered");
+        }
+        if (state == State.LOST) {
+            lossReported = true;
+            throw awaitLoss();
+        }
+        throw new IllegalStateException("lease " + this + " was released while its thread re-entered it");
+    }
+
+    private LockLostException awaitLoss() {
+        LockLostException seen;
+        while ((seen = loss) == null) {
+            Thread.onSpinWait(); // markLost is between its state change and setting the loss
+        }
+        return seen;
+    }
+
     /** Marks the lease lost (once) and runs the listeners; a released lease stays released. */
     void markLost(String reason) {
         if (STATE.compareAndSet(this, State.HELD, State.LOST)) {
@@ -170,14 +211,21 @@ final class RedisLease implements Lease {
         this.loss = loss;
         client.forget(this);
         gate.lost(this);
+        Log.LOG.log(
+                System.Logger.Level.WARNING,
+                "dlock lost lock ''{0}'' (fencing token {1}): {2}",
+                keys.name(),
+                token,
+                reason);
         // Each side writes its own field, then reads the other's: one of them sees both.
         CompletableFuture<LockLostException> future = lost;
         if (future != null) {
-            future.complete(loss);
+            client.callback(() -> future.complete(loss));
         }
         runPendingListeners(loss);
     }
 
+    /** Runs, on the client's callback executor, the listeners nobody has run yet. */
     private void runPendingListeners(LockLostException loss) {
         CopyOnWriteArrayList<Consumer<? super LockLostException>> all = listeners;
         if (all == null) {
@@ -185,16 +233,20 @@ final class RedisLease implements Lease {
         }
         for (Consumer<? super LockLostException> listener : all) {
             if (all.remove(listener)) { // whoever removes a listener runs it, exactly once
-                runListener(listener, loss);
+                client.callback(() -> runListener(listener, loss));
             }
         }
     }
 
-    private static void runListener(Consumer<? super LockLostException> listener, LockLostException loss) {
+    private void runListener(Consumer<? super LockLostException> listener, LockLostException loss) {
         try {
             listener.accept(loss);
         } catch (RuntimeException e) {
-            // A listener's failure must not stop the others nor the watchdog.
+            // A listener's failure must not stop the others; the operator must see it.
+            Log.LOG.log(
+                    System.Logger.Level.WARNING,
+                    "a loss listener of lock '" + keys.name() + "' (fencing token " + token + ") threw",
+                    e);
         }
     }
 
@@ -239,11 +291,7 @@ final class RedisLease implements Lease {
         }
         if (state == State.LOST && !lossReported) {
             lossReported = true;
-            LockLostException seen;
-            while ((seen = loss) == null) {
-                Thread.onSpinWait(); // markLost is between its state change and the next line
-            }
-            throw seen;
+            throw awaitLoss();
         }
     }
 
@@ -285,14 +333,13 @@ final class RedisLease implements Lease {
 
     @Override
     public CompletableFuture<LockLostException> whenLost() {
-        CompletableFuture<LockLostException> future = lost;
-        if (future == null) {
+        if (lost == null) {
             LOST.compareAndSet(this, null, new CompletableFuture<LockLostException>());
-            future = lost;
         }
+        CompletableFuture<LockLostException> future = lost;
         LockLostException seen = loss;
-        if (seen != null) {
-            future.complete(seen);
+        if (seen != null && !future.isDone()) {
+            client.callback(() -> future.complete(seen));
         }
         return future.copy();
     }

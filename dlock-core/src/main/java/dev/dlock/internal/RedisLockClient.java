@@ -22,8 +22,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -55,6 +60,10 @@ public final class RedisLockClient implements LockClient {
             () -> clientId + ":thread-" + Thread.currentThread().getId());
     private final String leaseMillisArg;
     private final String entryMillisArg;
+    private final Controls controls;
+    private final Executor callbacks;
+    private final ExecutorService ownCallbacks; // null when the application gave the executor
+    private final AtomicLong waitIds = new AtomicLong();
 
     private RedisLockClient(
             Transport transport,
@@ -63,7 +72,9 @@ public final class RedisLockClient implements LockClient {
             String keyPrefix,
             Duration commandTimeout,
             int maxNameLength,
-            Ticker ticker) {
+            Ticker ticker,
+            Executor callbackExecutor,
+            Controls controls) {
         this.transport = transport;
         this.maskedUri = maskedUri;
         this.leaseMillis = leaseMillis;
@@ -80,10 +91,40 @@ public final class RedisLockClient implements LockClient {
         });
         timer.setRemoveOnCancelPolicy(true);
         this.scheduler = timer;
-        this.waitRoom = new WaitRoom(transport, scheduler, ticker);
+        this.controls = controls;
+        if (callbackExecutor != null) {
+            this.callbacks = callbackExecutor;
+            this.ownCallbacks = null;
+        } else {
+            this.ownCallbacks = callbackPool(clientId);
+            this.callbacks = ownCallbacks;
+        }
+        if (controls.any()) {
+            Log.LOG.log(
+                    System.Logger.Level.ERROR,
+                    "dlock client {0} runs with the negative control {1}={2}: it can break mutual exclusion on"
+                            + " purpose and is only for verification runs",
+                    clientId,
+                    Controls.PROPERTY,
+                    System.getProperty(Controls.PROPERTY));
+        }
+        this.waitRoom = new WaitRoom(transport, scheduler, ticker, controls.crossLockGrant());
         this.watchdog = new Watchdog(this);
         long interval = Math.max(1, leaseMillis / 3);
         scheduler.scheduleWithFixedDelay(this::watchdogTick, interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The default callback executor: daemon threads made on demand and kept for a minute, so a
+     * callback that blocks delays neither the transport's I/O threads nor other callbacks.
+     */
+    private static ExecutorService callbackPool(String clientId) {
+        AtomicLong n = new AtomicLong();
+        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+            Thread t = new Thread(r, "dlock-callback-" + clientId.substring(0, 8) + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /**
@@ -96,6 +137,8 @@ public final class RedisLockClient implements LockClient {
      * @param clientName the connection name
      * @param factory the transport, or null to discover one
      * @param maxNameLength the longest lock name
+     * @param callbackExecutor runs completions of asynchronous acquires and loss listeners; null for
+     *     the client's own
      * @return the connected client
      */
     public static LockClient create(
@@ -105,12 +148,11 @@ public final class RedisLockClient implements LockClient {
             Duration commandTimeout,
             String clientName,
             TransportFactory factory,
-            int maxNameLength) {
+            int maxNameLength,
+            Executor callbackExecutor) {
         String masked = checkUri(redisUri);
-        Duration lease = Args.positive("leaseTime", leaseTime);
-        if (lease.toMillis() < 100) {
-            throw new IllegalArgumentException("leaseTime must be at least 100 ms, was " + leaseTime);
-        }
+        Duration lease = Args.leaseTime("leaseTime", leaseTime);
+        Controls controls = Controls.fromSystemProperty();
         Args.notBlank("keyPrefix", keyPrefix);
         if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
             throw new IllegalArgumentException("keyPrefix must not contain braces, was " + keyPrefix);
@@ -122,13 +164,32 @@ public final class RedisLockClient implements LockClient {
         }
         TransportFactory chosen = factory != null ? factory : discover(redisUri, masked);
         Transport transport = chosen.connect(new TransportConfig(redisUri, masked, timeout, clientName));
-        return new RedisLockClient(
-                transport, masked, lease.toMillis(), keyPrefix, timeout, maxNameLength, Ticker.SYSTEM);
+        RedisLockClient client = new RedisLockClient(
+                transport,
+                masked,
+                lease.toMillis(),
+                keyPrefix,
+                timeout,
+                maxNameLength,
+                Ticker.SYSTEM,
+                callbackExecutor,
+                controls);
+        ServerChecks.warnOnEviction(client, masked);
+        return client;
     }
 
     /** A client on a given transport and clock, for unit tests that script both. */
-    static RedisLockClient on(Transport transport, long leaseMillis, Ticker ticker) {
-        return new RedisLockClient(transport, "redis://test", leaseMillis, "dlock", Duration.ofSeconds(2), 512, ticker);
+    static RedisLockClient on(Transport transport, long leaseMillis, Ticker ticker, Executor callbacks) {
+        return new RedisLockClient(
+                transport,
+                "redis://test",
+                leaseMillis,
+                "dlock",
+                Duration.ofSeconds(2),
+                512,
+                ticker,
+                callbacks,
+                Controls.NONE);
     }
 
     /** The highest-priority transport on the class path that supports the URI (ties: class path order). */
@@ -225,9 +286,17 @@ public final class RedisLockClient implements LockClient {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
-            // Unreleased locks expire at the end of their lease time.
+            Log.LOG.log(
+                    System.Logger.Level.WARNING,
+                    "dlock client {0} closed before Redis confirmed every release ({1}); the locks not released"
+                            + " expire at the end of their lease time",
+                    clientId,
+                    e.toString());
         }
         scheduler.shutdownNow();
+        if (ownCallbacks != null) {
+            ownCallbacks.shutdown(); // callbacks already handed to it still run
+        }
         transport.close();
     }
 
@@ -241,6 +310,34 @@ public final class RedisLockClient implements LockClient {
 
     Ticker ticker() {
         return ticker;
+    }
+
+    Controls controls() {
+        return controls;
+    }
+
+    /**
+     * Runs application code (asynchronous acquires' completions, loss listeners) off the transport's
+     * and the timer's threads; inline, with a warning, if the executor refuses it.
+     */
+    void callback(Runnable task) {
+        try {
+            callbacks.execute(task);
+        } catch (RejectedExecutionException e) {
+            Log.LOG.log(
+                    System.Logger.Level.WARNING,
+                    "dlock's callback executor refused a task (" + e + "); running it on the calling thread");
+            task.run();
+        }
+    }
+
+    Executor callbackExecutor() {
+        return this::callback;
+    }
+
+    /** A new wait id, unique in this client: the hand-off message names it (WaitRoom). */
+    String nextWaitId() {
+        return Long.toString(waitIds.incrementAndGet(), 36);
     }
 
     ScheduledExecutorService scheduler() {
@@ -329,8 +426,8 @@ public final class RedisLockClient implements LockClient {
      * Lines an acquire up at its lock's gate in this client (acting in Redis at once when nobody of
      * this client is at the lock).
      */
-    Gate.Turn enter(LockKeys keys, String owner, long leaseMillis, boolean renewed, boolean async, long waitNanos) {
-        Gate.Turn turn = new Gate.Turn(owner, leaseMillis, renewed, async, waitNanos, ticker.nanos());
+    Gate.Turn enter(LockKeys keys, String owner, long leaseMillis, boolean renewed, long waitNanos) {
+        Gate.Turn turn = new Gate.Turn(owner, leaseMillis, renewed, waitNanos, ticker.nanos());
         while (true) {
             Gate gate = gates.get(keys.name());
             if (gate == null) {
@@ -355,6 +452,10 @@ public final class RedisLockClient implements LockClient {
         return closed.get();
     }
 
+    CompletableFuture<Boolean> renewNow(RedisLease lease) {
+        return watchdog.renewNow(lease);
+    }
+
     void forget(RedisLease lease) {
         watchdog.remove(lease);
     }
@@ -376,7 +477,16 @@ public final class RedisLockClient implements LockClient {
      */
     void releaseOwnerQuietly(LockKeys keys, String owner) {
         if (!closed.get()) {
-            releaseOwner(keys, owner);
+            releaseOwner(keys, owner).whenComplete((ok, error) -> {
+                if (error != null) {
+                    Log.LOG.log(
+                            System.Logger.Level.WARNING,
+                            "dlock could not undo an acquire of {0} whose outcome is unknown ({1}); if it took the"
+                                    + " lock or queued, that ends when its lease or queue entry runs out",
+                            keys.lock(),
+                            error.toString());
+                }
+            });
         }
     }
 
@@ -446,6 +556,7 @@ public final class RedisLockClient implements LockClient {
             watchdog.tick();
         } catch (RuntimeException e) {
             // The next round tries again; a lease that keeps failing is marked lost at its deadline.
+            Log.LOG.log(System.Logger.Level.WARNING, "dlock watchdog round failed; the next round tries again", e);
         }
     }
 

@@ -14,9 +14,14 @@ import java.util.concurrent.TimeUnit;
  * Multiplexes every waiter of one client onto one pub/sub connection, with one subscription per
  * lock name however many of the client's threads wait for it. Protocol: a waiter joins the channel
  * of its lock (the first joiner subscribes, and Redis confirms before the waiter queues itself in
- * Redis), then queues with a try. A release hands the lock to the oldest queued waiter of any
- * client and publishes {@code g <token> <owner>} on that owner's client's own channel, where it
- * completes that one waiter. Any other message (a forced release, or a release that could not
+ * Redis), then queues with a try that carries its wait id, unique in this client. A release hands
+ * the lock to the oldest queued waiter of any client and publishes {@code g <token> <wait id>
+ * <owner>} on that owner's client's own channel for that lock. The message completes exactly the
+ * wait it was issued for: the wait id, the channel (so the lock name) and the owner must all match.
+ * A message that comes late (its wait took the lock by its own try, gave up, or ended) matches
+ * nothing and is dropped: a thread's owner id is the same for every lock and every wait, so routing
+ * by owner alone would let an old grant complete a new wait. A channel whose subscribe failed is
+ * subscribed anew by the next waiter. Any other message (a forced release, or a release that could not
  * hand off) wakes the longest-waiting waiter of each client to try for itself; a woken waiter that
  * leaves without trying passes the wake-up on. A channel stays subscribed for a short linger
  * after its last waiter left, so that a client that contends again queues on its very first try
@@ -31,25 +36,44 @@ final class WaitRoom {
     private final ScheduledExecutorService scheduler;
     private final Ticker ticker;
     private final ConcurrentHashMap<String, Channel> channels = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, Waiter> byOwner = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Waiter> byWait = new ConcurrentHashMap<>();
+    private final boolean grantByOwner; // the negative control of Controls.CROSS_LOCK_GRANT
 
-    WaitRoom(Transport transport, ScheduledExecutorService scheduler, Ticker ticker) {
+    WaitRoom(Transport transport, ScheduledExecutorService scheduler, Ticker ticker, boolean grantByOwner) {
         this.transport = transport;
         this.scheduler = scheduler;
         this.ticker = ticker;
-        transport.onMessage(this::onMessage);
+        this.grantByOwner = grantByOwner;
+        transport.onMessage(this::onMessageLogged);
+    }
+
+    private void onMessageLogged(String channel, String message) {
+        try {
+            onMessage(channel, message);
+        } catch (RuntimeException e) {
+            Log.LOG.log(
+                    System.Logger.Level.ERROR,
+                    "dlock dropped a malformed pub/sub message on " + channel + ": '" + message + "'",
+                    e);
+        }
     }
 
     private void onMessage(String channel, String message) {
         if (message.startsWith("g ")) {
             int space = message.indexOf(' ', 2);
-            if (space > 2) {
-                Waiter w = byOwner.get(message.substring(space + 1));
-                if (w != null) {
-                    w.grant(Long.parseLong(message, 2, space, 10));
+            int second = space < 0 ? -1 : message.indexOf(' ', space + 1);
+            if (second > space + 1) {
+                long token = Long.parseLong(message, 2, space, 10);
+                String wait = message.substring(space + 1, second);
+                String owner = message.substring(second + 1);
+                Waiter w = grantByOwner ? anyWaitOf(owner) : byWait.get(wait);
+                if (w != null && (grantByOwner || (w.owner.equals(owner) && w.channel.name.equals(channel)))) {
+                    w.grant(token);
                 }
             }
-            return; // a hand-off to a waiter of another client, or to one that has left
+            // else: for a wait that has ended, or from a client before wait ids (the waiter takes the
+            // lock by its next try, which finds it granted to its owner)
+            return;
         }
         Channel c = channels.get(channel);
         if (c != null) {
@@ -57,13 +81,29 @@ final class WaitRoom {
         }
     }
 
-    /** Joins the channel; the returned waiter's {@code subscribed} completes once Redis confirmed. */
-    Waiter join(String channel, String owner, Acquisition acquisition) {
-        Waiter waiter = new Waiter(owner, acquisition);
+    /** The defect the control re-introduces: any wait of the owner, whatever its lock. */
+    private Waiter anyWaitOf(String owner) {
+        for (Waiter w : byWait.values()) {
+            if (w.owner.equals(owner)) {
+                return w;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Joins the channel; the returned waiter's {@code subscribed} completes once Redis confirmed. A
+     * channel whose subscribe failed is replaced by a fresh subscription: one failure must not fail
+     * every later wait for the lock.
+     */
+    Waiter join(String channel, String owner, String waitId, Acquisition acquisition) {
+        Waiter waiter = new Waiter(owner, waitId, acquisition);
         // subscribe() only queues the command, so calling it under the map's lock keeps the order
         // of a channel's UNSUBSCRIBE and a later SUBSCRIBE without blocking anyone
         Channel joined = channels.compute(channel, (name, c) -> {
-            Channel j = c == null ? new Channel(name, transport.subscribe(name)) : c;
+            Channel j = c == null || c.subscribed.isCompletedExceptionally()
+                    ? new Channel(name, transport.subscribe(name))
+                    : c;
             j.members++;
             return j;
         });
@@ -72,9 +112,9 @@ final class WaitRoom {
 
     /** Makes a waiter that is counted as a member of {@code c} reachable by messages. */
     private Waiter enter(Channel c, Waiter waiter) {
-        byOwner.put(waiter.owner, waiter);
+        waiter.channel = c; // before it is reachable: a message checks it
         c.queue.add(waiter);
-        waiter.channel = c;
+        byWait.put(waiter.waitId, waiter);
         return waiter;
     }
 
@@ -82,12 +122,12 @@ final class WaitRoom {
      * Joins the channel only if this client is already subscribed to it and Redis has confirmed
      * that; returns null otherwise, changing nothing.
      */
-    Waiter joinIfSubscribed(String channel, String owner, Acquisition acquisition) {
+    Waiter joinIfSubscribed(String channel, String owner, String waitId, Acquisition acquisition) {
         Channel c = channels.get(channel);
         if (c == null || !c.subscribed.isDone() || c.subscribed.isCompletedExceptionally()) {
             return null;
         }
-        Waiter waiter = new Waiter(owner, acquisition);
+        Waiter waiter = new Waiter(owner, waitId, acquisition);
         boolean[] joined = {false};
         channels.computeIfPresent(channel, (name, current) -> {
             if (current == c) {
@@ -105,7 +145,7 @@ final class WaitRoom {
     void leave(Waiter waiter) {
         Channel c = waiter.channel;
         boolean wasWoken = waiter.wasWoken();
-        byOwner.remove(waiter.owner, waiter);
+        byWait.remove(waiter.waitId, waiter);
         c.queue.remove(waiter);
         boolean[] schedule = {false};
         channels.computeIfPresent(c.name, (name, current) -> {
@@ -177,7 +217,7 @@ final class WaitRoom {
     /** The acquisitions waiting right now, for the client's close. */
     List<Acquisition> acquisitions() {
         List<Acquisition> all = new ArrayList<>();
-        for (Waiter w : byOwner.values()) {
+        for (Waiter w : byWait.values()) {
             all.add(w.acquisition);
         }
         return all;
@@ -214,13 +254,15 @@ final class WaitRoom {
         private static final long NONE = -1;
 
         final String owner;
+        final String waitId;
         final Acquisition acquisition;
         private volatile Channel channel;
         private volatile CompletableFuture<Boolean> signal = new CompletableFuture<>();
         private volatile long grantedToken = NONE;
 
-        Waiter(String owner, Acquisition acquisition) {
+        Waiter(String owner, String waitId, Acquisition acquisition) {
             this.owner = owner;
+            this.waitId = waitId;
             this.acquisition = acquisition;
         }
 
@@ -254,6 +296,11 @@ final class WaitRoom {
         /** Returns the signal armed before the last try. */
         CompletableFuture<Boolean> signalForWait() {
             return signal;
+        }
+
+        /** Forgets a grant that the acquisition has used up (it revalidates with a try of its own). */
+        void clearGrant() {
+            grantedToken = NONE;
         }
 
         void grant(long token) {

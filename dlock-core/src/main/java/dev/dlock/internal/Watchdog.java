@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -54,6 +55,13 @@ final class Watchdog {
         }
     }
 
+    /** Renews one lease now (a thread re-entering it); true when Redis still had it for its owner. */
+    CompletableFuture<Boolean> renewNow(RedisLease lease) {
+        String[] args = {client.leaseArg(lease.leaseMillis()), lease.owner()};
+        return client.eval(Scripts.RENEW, new String[] {lease.keys().lock()}, args)
+                .thenApply(reply -> ((Long) ((List<?>) reply).get(0)) == 1L);
+    }
+
     private void renew(List<RedisLease> batch, long leaseMillis) {
         String[] keys = new String[batch.size()];
         String[] args = new String[batch.size() + 1];
@@ -66,7 +74,13 @@ final class Watchdog {
         long sentAt = client.ticker().nanos();
         client.eval(Scripts.RENEW, keys, args).whenComplete((reply, error) -> {
             if (error != null) {
-                return; // retried next round; the deadline check marks the lease lost if it keeps failing
+                // Retried next round; the deadline check marks a lease lost if it keeps failing.
+                Log.LOG.log(
+                        System.Logger.Level.WARNING,
+                        "dlock could not renew {0} lease(s) ({1}); retrying in a third of the lease time",
+                        batch.size(),
+                        error.toString());
+                return;
             }
             List<?> results = (List<?>) reply;
             for (int i = 0; i < batch.size(); i++) {

@@ -4,9 +4,12 @@
 -- KEYS[3] queue (zset: owner -> server time in µs of its first queueing)
 -- KEYS[4] queue entries (hash: owner -> "<expiry ms> <lease ms>", server time)
 -- ARGV[1] owner id  ARGV[2] lease ms  ARGV[3] '0' try, '1' try and queue when busy, '2' try and
--- leave the queue when busy  ARGV[4] queue entry lifetime ms
+-- leave the queue when busy  ARGV[4] queue entry lifetime ms  ARGV[5] (mode '1') the wait's id, which
+-- the hand-off message names so that only this wait accepts it
 -- Returns the fencing token (>= 1) when taken, or handed to the caller by a release while this try
 -- was on its way; -2 - (the holder's pttl ms) (<= -1) when busy. One integer: no array to decode.
+-- Every take removes the caller's own queue entry, whatever the mode: an entry left behind by an
+-- earlier wait of the same owner would otherwise be counted as a waiter and handed the lock.
 -- The first write of the take path (SET of the counter) and of the busy path (ZADD) are the ones
 -- Redis checks against maxmemory, so under OOM nothing is written: no token is burned.
 -- A key of another type makes HGET or GET fail with WRONGTYPE before anything is written.
@@ -14,6 +17,7 @@ local holder = redis.call('HGET', KEYS[1], 'owner')
 if holder == ARGV[1] and redis.call('HEXISTS', KEYS[1], 'granted') == 1 then
   redis.call('HDEL', KEYS[1], 'granted')
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  leave_queue(KEYS[3], KEYS[4], ARGV[1])
   return tonumber(redis.call('HGET', KEYS[1], 'token'))
 end
 if holder and holder ~= ARGV[1] then
@@ -21,13 +25,12 @@ if holder and holder ~= ARGV[1] then
     local t = redis.call('TIME')
     local ttl = tonumber(ARGV[4])
     redis.call('ZADD', KEYS[3], 'NX', micros(t), ARGV[1])
-    redis.call('HSET', KEYS[4], ARGV[1], string.format('%d', millis(t) + ttl) .. ' ' .. ARGV[2])
+    redis.call('HSET', KEYS[4], ARGV[1], string.format('%d', millis(t) + ttl) .. ' ' .. ARGV[2] .. ' ' .. ARGV[5])
     for i = 3, 4 do
       if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
     end
   elseif ARGV[3] == '2' then
-    redis.call('ZREM', KEYS[3], ARGV[1])
-    redis.call('HDEL', KEYS[4], ARGV[1])
+    leave_queue(KEYS[3], KEYS[4], ARGV[1])
   end
   return -2 - redis.call('PTTL', KEYS[1])
 end
@@ -37,8 +40,5 @@ if not token then return redis.error_reply(err) end
 if holder then redis.call('DEL', KEYS[1]) end
 redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'token', token)
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-if ARGV[3] ~= '0' then
-  redis.call('ZREM', KEYS[3], ARGV[1])
-  redis.call('HDEL', KEYS[4], ARGV[1])
-end
+leave_queue(KEYS[3], KEYS[4], ARGV[1])
 return tonumber(token)

@@ -6,6 +6,15 @@ local function channel_of(lock, owner) return lock .. ':wake:' .. string.match(o
 -- How long a fencing counter outlives the last token of its name (7 days; docs/fencing.md).
 local FENCE_IDLE_MS = '604800000'
 
+-- The largest token: Lua numbers are doubles, exact up to 2^53; past that, +1 repeats or steps back.
+local MAX_TOKEN = 9007199254740991
+
+-- Takes an owner out of a lock's queue (both keys are written together, so the hash is only touched
+-- when the sorted set had the owner).
+local function leave_queue(queue, entries, owner)
+  if redis.call('ZREM', queue, owner) == 1 then redis.call('HDEL', entries, owner) end
+end
+
 -- Server time {seconds, microseconds} to milliseconds and microseconds.
 local function millis(t) return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) end
 local function micros(t) return tonumber(t[1]) * 1000000 + tonumber(t[2]) end
@@ -36,6 +45,11 @@ local function issue_token(fence, t, extra)
       redis.call('SET', fence, raw)
       return nil, 'WRONGTYPE dlock fencing key ' .. fence .. ' does not hold a number'
     end
+    if last >= MAX_TOKEN - extra then
+      redis.call('SET', fence, raw, 'PX', FENCE_IDLE_MS)
+      return nil, 'ERR dlock fencing key ' .. fence .. ' is at ' .. raw .. ', too close to 2^53 - 1 (the largest'
+        .. ' integer a token can be exactly) for another token; nothing was taken'
+    end
     if token <= last then
       token = last + 1
       text = string.format('%d', token)
@@ -48,8 +62,10 @@ end
 -- Hands a lock that was just deleted to the oldest live queued waiter: pops queue heads, skipping
 -- expired entries (waiters that died; at most 32 per call), issues a fresh fencing token, writes the
 -- lock hash with owner = that waiter, granted = 1 and the waiter's own lease time, and publishes
--- 'g <token> <owner>' on that waiter's client's channel only. Out of memory, it publishes a plain
--- wake-up there instead.
+-- 'g <token> <wait id> <owner>' on that waiter's client's channel only (an entry written by a client
+-- before wait ids, '<expiry> <lease>', gets 'g <token> <owner>'). If no token can be issued (the
+-- counter refuses), it publishes a plain wake-up there instead. (Out of memory does not stop it: a
+-- script that has written already, as every caller has, may go on writing.)
 -- Returns true when the lock was handed over.
 local function hand_off(lock, fence, queue, entries)
   if redis.call('EXISTS', queue) == 0 then return false end -- cheaper than ZRANGE on no queue
@@ -65,16 +81,20 @@ local function hand_off(lock, fence, queue, entries)
     local entry = redis.call('HGET', entries, head)
     redis.call('HDEL', entries, head)
     if entry then
-      local space = string.find(entry, ' ', 1, true)
-      if tonumber(string.sub(entry, 1, space - 1)) > now then
+      local expiry, lease, wait = string.match(entry, '^(%d+) (%d+) ?(%S*)$')
+      if expiry and tonumber(expiry) > now then
         local token = issue_token(fence, t)
         if not token then
           redis.call('PUBLISH', channel_of(lock, head), 'free') -- no token: let the head try itself
           return false
         end
         redis.call('HSET', lock, 'owner', head, 'token', token, 'granted', '1')
-        redis.call('PEXPIRE', lock, string.sub(entry, space + 1))
-        redis.call('PUBLISH', channel_of(lock, head), 'g ' .. token .. ' ' .. head)
+        redis.call('PEXPIRE', lock, lease)
+        if wait == '' then
+          redis.call('PUBLISH', channel_of(lock, head), 'g ' .. token .. ' ' .. head)
+        else
+          redis.call('PUBLISH', channel_of(lock, head), 'g ' .. token .. ' ' .. wait .. ' ' .. head)
+        end
         return true
       end
     end

@@ -7,7 +7,8 @@
 -- Returns the first token of the block (>= 1) when passed; 0 when released (and handed over if
 -- someone waits); -1 when the caller did not own the lock (nothing touched).
 if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return -1 end
-if redis.call('ZCARD', KEYS[3]) > 0 then
+leave_queue(KEYS[3], KEYS[4], ARGV[1]) -- the hold's own entry is nobody waiting
+if redis.call('EXISTS', KEYS[3]) == 1 then
   redis.call('DEL', KEYS[1])
   hand_off(KEYS[1], KEYS[2], KEYS[3], KEYS[4])
   return 0

@@ -6,8 +6,7 @@
 -- did not own the lock (the lock is not touched; the caller's own queue entry, if any, is removed:
 -- it has given up).
 if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then
-  redis.call('ZREM', KEYS[3], ARGV[1])
-  redis.call('HDEL', KEYS[4], ARGV[1])
+  leave_queue(KEYS[3], KEYS[4], ARGV[1])
   return 0
 end
 redis.call('DEL', KEYS[1])

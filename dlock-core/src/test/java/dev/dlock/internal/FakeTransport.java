@@ -36,6 +36,9 @@ final class FakeTransport implements Transport {
         if (answerAll) {
             return CompletableFuture.completedFuture(0L);
         }
+        if (script == Scripts.SERVER_POLICY) { // the client's check at connect: not the test's business
+            return CompletableFuture.completedFuture(List.of("noeviction", 0L));
+        }
         CompletableFuture<Object> reply = new CompletableFuture<>();
         calls.add(new Call(script, keys.clone(), args.clone(), reply));
         return reply;
@@ -59,9 +62,21 @@ final class FakeTransport implements Transport {
         listener.accept(channel, message);
     }
 
+    private volatile RuntimeException subscribeFailure;
+
+    /** The next subscribe fails with {@code failure} (as a refused or timed-out SUBSCRIBE). */
+    void failNextSubscribe(RuntimeException failure) {
+        subscribeFailure = failure;
+    }
+
     @Override
     public CompletableFuture<Void> subscribe(String channel) {
         subscribed.add(channel);
+        RuntimeException failure = subscribeFailure;
+        if (failure != null) {
+            subscribeFailure = null;
+            return CompletableFuture.failedFuture(failure);
+        }
         return CompletableFuture.completedFuture(null);
     }
 

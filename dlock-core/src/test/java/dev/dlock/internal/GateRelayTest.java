@@ -23,7 +23,7 @@ final class GateRelayTest {
 
     private final FakeTransport redis = new FakeTransport();
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
-    private final RedisLockClient client = RedisLockClient.on(redis, LEASE_MS, now::get);
+    private final RedisLockClient client = RedisLockClient.on(redis, LEASE_MS, now::get, Runnable::run);
 
     @AfterEach
     void close() {

@@ -62,7 +62,7 @@ final class HandoffProtocolTest {
         CompletableFuture<Lease> acquire = client.lock("h").acquireAsync(Duration.ofSeconds(30));
         FakeTransport.Call queue = queueingTry(acquire);
         String owner = queue.args()[0];
-        redis.publish(channel(), "g 42 " + owner); // the message overtakes the reply
+        redis.publish(channel(), "g 42 " + queue.args()[4] + " " + owner); // the message overtakes the reply
         assertThat(acquire).isNotDone();
         queue.reply().complete(BUSY_30S); // the try ran before the grant
         Lease lease = acquire.get(5, TimeUnit.SECONDS);
@@ -77,7 +77,7 @@ final class HandoffProtocolTest {
         FakeTransport.Call queue = queueingTry(acquire);
         queue.reply().complete(BUSY_30S);
         assertThat(redis.poll(100)).isNull(); // sleeping
-        redis.publish(channel(), "g 43 " + queue.args()[0]);
+        redis.publish(channel(), "g 43 " + queue.args()[4] + " " + queue.args()[0]);
         Lease lease = acquire.get(5, TimeUnit.SECONDS);
         assertThat(lease.fencingToken()).isEqualTo(43);
         // its validity counts from the queueing try's send, never from the message
@@ -90,7 +90,12 @@ final class HandoffProtocolTest {
         CompletableFuture<Lease> acquire = client.lock("h").acquireAsync(Duration.ofSeconds(30));
         FakeTransport.Call queue = queueingTry(acquire);
         queue.reply().complete(BUSY_30S);
-        redis.publish(channel(), "g 44 other-client:lease-9");
+        String owner = queue.args()[0];
+        String wait = queue.args()[4];
+        redis.publish(channel(), "g 44 " + wait + " other-client:lease-9"); // another owner
+        redis.publish(channel(), "g 45 x" + wait + " " + owner); // another wait of this owner
+        redis.publish(channel().replace("{h}", "{other}"), "g 46 " + wait + " " + owner); // another lock
+        redis.publish(channel(), "g 47 " + owner); // no wait id: not taken on the message's word
         assertThat(redis.poll(200)).isNull();
         assertThat(acquire).isNotDone();
         acquire.cancel(true);

@@ -22,7 +22,7 @@ final class WaitRoomLingerTest {
     private final AtomicLong now = new AtomicLong();
     private final FakeTransport transport = new FakeTransport();
     private final ManualTimer timer = new ManualTimer();
-    private final WaitRoom room = new WaitRoom(transport, timer, now::get);
+    private final WaitRoom room = new WaitRoom(transport, timer, now::get, false);
 
     @AfterEach
     void stopTimer() {
@@ -32,7 +32,7 @@ final class WaitRoomLingerTest {
     @Test
     void manyWaitersLeaving_scheduleOneIdleCheck_andTheChannelIsDroppedAWholeLingerAfterTheLastLeft() {
         for (int i = 0; i < 100; i++) {
-            room.leave(room.join("ch", "owner-" + i, null));
+            room.leave(room.join("ch", "owner-" + i, "owner-" + i, null));
             now.addAndGet(MS);
         }
         assertThat(transport.subscribed).containsExactly("ch");
@@ -51,9 +51,27 @@ final class WaitRoomLingerTest {
     }
 
     @Test
+    void aFailedSubscribe_isRetriedByTheNextWaiter_notReusedUntilTheChannelIdles() {
+        transport.failNextSubscribe(
+                new IllegalStateException("NOPERM this user has no permissions to access the 'ch' channel"));
+        WaitRoom.Waiter first = room.join("ch", "a", "1", null);
+        assertThat(first.subscribed()).isCompletedExceptionally();
+        WaitRoom.Waiter second = room.join("ch", "b", "2", null);
+        assertThat(second.subscribed()).isCompleted().isNotCompletedExceptionally();
+        assertThat(transport.subscribed).containsExactly("ch", "ch");
+        room.leave(first); // the failed subscription's last member: nothing to unsubscribe for it
+        assertThat(timer.tasks).isEmpty();
+        room.leave(second);
+        now.set(WaitRoom.LINGER_MILLIS * MS);
+        timer.runNext();
+        assertThat(transport.unsubscribed).containsExactly("ch");
+        assertThat(room.isEmpty()).isTrue();
+    }
+
+    @Test
     void aChannelInUseWhenItsCheckRuns_staysSubscribed_andTheNextLeaveSchedulesAnew() {
-        room.leave(room.join("ch", "a", null));
-        WaitRoom.Waiter back = room.join("ch", "b", null);
+        room.leave(room.join("ch", "a", "a", null));
+        WaitRoom.Waiter back = room.join("ch", "b", "b", null);
         now.set(WaitRoom.LINGER_MILLIS * MS);
         timer.runNext();
         assertThat(transport.unsubscribed).isEmpty();

@@ -1,0 +1,148 @@
+package dev.dlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dlock.testkit.RedisExtension;
+import dev.dlock.testkit.Timing;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Short leases: no acquire returns a hold with less than half of its lease time left, however long
+ * the waiter slept before the hand-off, and 100 ms (the minimum) leases still exclude each other.
+ */
+final class ShortLeaseIT {
+    @RegisterExtension
+    static final RedisExtension redis = RedisExtension.builder().build();
+
+    private final List<LockClient> clients = new ArrayList<>();
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+
+    private LockClient client(Duration leaseTime) {
+        LockClient c = LockClient.builder()
+                .redisUri(redis.server().uri())
+                .leaseTime(leaseTime)
+                .build();
+        clients.add(c);
+        return c;
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        threads.shutdownNow();
+        assertThat(threads.awaitTermination(10, TimeUnit.SECONDS)).as("worker threads ended").isTrue();
+        clients.forEach(LockClient::close);
+    }
+
+    private static void awaitQueued(String name) throws InterruptedException {
+        long until = System.nanoTime() + Timing.scaled(Duration.ofSeconds(10)).toNanos();
+        while (!Long.valueOf(1).equals(redis.server().command("ZCARD", "dlock:{" + name + "}:q"))) {
+            assertThat(System.nanoTime() - until).as("queued in time").isNegative();
+            Thread.sleep(2);
+        }
+    }
+
+    /**
+     * A 200 ms lease waits behind a holder whose key lives 5 s; the holder releases 280 ms after the
+     * waiter queued, longer than the waiter's lease but before its next queue refresh.
+     */
+    @Test
+    void handOffAfterALongSleep_returnsAHoldValidForHalfItsLease_andKeepsOthersOut() throws Exception {
+        LockClient shortLeases = client(Duration.ofMillis(200));
+        LockClient other = client(Duration.ofSeconds(5));
+        Lease held = other.lock("s1").tryAcquire(Duration.ZERO, Duration.ofSeconds(5)).orElseThrow();
+        Future<Boolean> inside = threads.submit(() -> {
+            DistributedLock lock = shortLeases.lock("s1");
+            lock.lock();
+            boolean held0 = lock.isHeldByCurrentThread();
+            // stay inside for 150 ms while the other client keeps trying
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(150);
+            boolean excluded = true;
+            while (System.nanoTime() < until) {
+                if (other.lock("s1").tryLock()) {
+                    excluded = false;
+                    other.lock("s1").unlock();
+                }
+                Thread.sleep(5);
+            }
+            lock.unlock();
+            return held0 && excluded;
+        });
+        awaitQueued("s1");
+        Thread.sleep(280);
+        held.release();
+        assertThat(inside.get(10, TimeUnit.SECONDS))
+                .as("lock() returned a valid hold and nobody else entered while it was held")
+                .isTrue();
+
+        held = other.lock("s1").tryAcquire(Duration.ZERO, Duration.ofSeconds(5)).orElseThrow();
+        Future<Lease> lease = threads.submit(() -> shortLeases.lock("s1").acquire());
+        awaitQueued("s1");
+        Thread.sleep(280);
+        held.release();
+        Lease got = lease.get(10, TimeUnit.SECONDS);
+        assertThat(got.remaining()).as("remaining validity of a handed-over 200 ms lease")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(90));
+        got.release();
+    }
+
+    @Test
+    void minimumLeases_excludeEachOther_acrossClientsAndThreads() throws Exception {
+        LockClient a = client(Duration.ofMillis(100));
+        LockClient b = client(Duration.ofMillis(100));
+        AtomicInteger insideNow = new AtomicInteger();
+        AtomicInteger entries = new AtomicInteger();
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        List<Future<?>> workers = new ArrayList<>();
+        for (LockClient c : List.of(a, b, a, b)) {
+            workers.add(threads.submit(() -> {
+                DistributedLock lock = c.lock("s2");
+                while (System.nanoTime() < until) {
+                    if (!lock.tryLock(1, TimeUnit.SECONDS)) {
+                        continue;
+                    }
+                    try {
+                        assertThat(lock.isHeldByCurrentThread()).as("valid when tryLock returns").isTrue();
+                        assertThat(insideNow.incrementAndGet()).as("holders at once").isEqualTo(1);
+                        entries.incrementAndGet();
+                        Thread.sleep(ThreadLocalRandom.current().nextInt(3));
+                        insideNow.decrementAndGet();
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> w : workers) {
+            w.get(Timing.scaled(Duration.ofSeconds(20)).toMillis(), TimeUnit.MILLISECONDS);
+        }
+        assertThat(entries.get()).as("entries").isGreaterThan(20);
+    }
+
+    @Test
+    void leasesShorterThanTheMinimum_areRejectedBeforeAnyIo() {
+        assertThatThrownBy(() -> LockClient.builder()
+                        .redisUri(redis.server().uri())
+                        .leaseTime(Duration.ofMillis(99))
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("leaseTime");
+        LockClient c = client(Duration.ofSeconds(1));
+        assertThatThrownBy(() -> c.lock("s3").tryAcquire(Duration.ZERO, Duration.ofMillis(99)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("leaseTime")
+                .hasMessageContaining("100 ms");
+    }
+}
