@@ -6,9 +6,7 @@ import dev.dlock.testkit.JvmProcess;
 import dev.dlock.testkit.RedisServer;
 import dev.dlock.verify.Violation.Checker;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,9 +30,11 @@ import java.util.function.Supplier;
 final class ScenarioRunner {
 
     private final RunSettings run;
+    private final Connections connections;
 
     ScenarioRunner(RunSettings run) {
         this.run = run;
+        this.connections = new Connections(run);
     }
 
     ScenarioResult run(Scenario scenario) throws Exception {
@@ -74,11 +74,11 @@ final class ScenarioRunner {
         Map<String, Throwable> died = new ConcurrentHashMap<>();
         List<FaultInjector.Injected> injected = new ArrayList<>();
         List<Violation> stalls = new ArrayList<>();
-        RedisClient raw = RedisClient.create(withTimeout(resourceUri, run.commandTimeout()));
-        RedisClient adminClient = RedisClient.create(withTimeout(lockUri, Duration.ofSeconds(10)));
+        RedisClient raw = RedisClient.create(Connections.withTimeout(resourceUri, run.commandTimeout()));
+        RedisClient adminClient = RedisClient.create(Connections.withTimeout(lockUri, Duration.ofSeconds(10)));
         Path threadHistory = dir.resolve("threads.jsonl");
-        try (TcpProxy proxy = new TcpProxy(host(lockUri), port(lockUri));
-                TcpProxy lagged = new TcpProxy(host(lockUri), port(lockUri));
+        try (TcpProxy proxy = new TcpProxy(Connections.host(lockUri), Connections.port(lockUri));
+                TcpProxy lagged = new TcpProxy(Connections.host(lockUri), Connections.port(lockUri));
                 History history = new History(threadHistory);
                 StatefulRedisConnection<String, String> admin = adminClient.connect();
                 StatefulRedisConnection<String, String> resourceAdmin = raw.connect()) {
@@ -91,10 +91,11 @@ final class ScenarioRunner {
             for (JvmProcess holder : holders) {
                 holder.awaitLine("READY", Duration.ofSeconds(60));
             }
-            LockClient direct = client(lockUri, null, null);
+            LockClient direct = connections.client(lockUri, null, null);
             closeLast.add(direct);
             boolean anyProxied = scenario.workers().stream().anyMatch(c -> c.via() == Scenario.Via.PROXY);
-            LockClient proxied = anyProxied ? client(viaProxy(lockUri, proxy.port()), null, null) : null;
+            LockClient proxied =
+                    anyProxied ? connections.client(Connections.viaProxy(lockUri, proxy.port()), null, null) : null;
             if (proxied != null) {
                 closeLast.add(proxied);
             }
@@ -108,8 +109,10 @@ final class ScenarioRunner {
                 LockClient lockClient = switch (worker.via()) {
                     case DIRECT -> direct;
                     case PROXY -> proxied;
-                    case OWN -> client(lockUri, worker.lease(), worker.unsafeControl());
-                    case LAGGED -> client(viaProxy(lockUri, lagged.port()), worker.lease(), worker.unsafeControl());
+                    case OWN -> connections.client(lockUri, worker.lease(), worker.unsafeControl());
+                    case LAGGED ->
+                        connections.client(
+                                Connections.viaProxy(lockUri, lagged.port()), worker.lease(), worker.unsafeControl());
                 };
                 if (lockClient != direct && lockClient != proxied) {
                     closeLast.add(lockClient);
@@ -306,32 +309,6 @@ final class ScenarioRunner {
                 .start();
     }
 
-    /**
-     * A client of the run; {@code unsafeControl} re-introduces a defect of dlock-core in this one client (the property
-     * is read when the client is built, so it is set just for the build).
-     */
-    private LockClient client(String uri, Duration lease, String unsafeControl) {
-        LockClient.Builder builder = LockClient.builder()
-                .redisUri(uri)
-                .leaseTime(lease != null ? lease : run.ttl())
-                .keyPrefix(run.keyPrefix())
-                .clientName(run.clientName())
-                .commandTimeout(run.commandTimeout());
-        if (unsafeControl == null) {
-            return builder.build();
-        }
-        synchronized (System.class) {
-            System.setProperty(UNSAFE_CONTROL, unsafeControl);
-            try {
-                return builder.build();
-            } finally {
-                System.clearProperty(UNSAFE_CONTROL);
-            }
-        }
-    }
-
-    static final String UNSAFE_CONTROL = "dlock.unsafe.control";
-
     private boolean awaitAcquires(AtomicLong acquires, long wanted) {
         long until = System.nanoTime() + run.maxScenario().toNanos();
         while (acquires.get() < wanted) {
@@ -383,40 +360,5 @@ final class ScenarioRunner {
     private static void writeViolations(Path dir, List<Violation> violations) throws java.io.IOException {
         List<String> lines = violations.stream().map(Violation::toString).toList();
         Files.write(dir.resolve("violations.txt"), lines);
-    }
-
-    private static RedisURI withTimeout(String uri, Duration timeout) {
-        RedisURI parsed = RedisURI.create(uri);
-        parsed.setTimeout(timeout);
-        return parsed;
-    }
-
-    private static String host(String uri) {
-        return RedisURI.create(uri).getHost();
-    }
-
-    private static int port(String uri) {
-        return RedisURI.create(uri).getPort();
-    }
-
-    /** The same URI (credentials, database) with the proxy's loopback address. */
-    static String viaProxy(String uri, int proxyPort) {
-        URI parsed = URI.create(uri);
-        if (!"redis".equals(parsed.getScheme())) {
-            throw new IllegalArgumentException("the proxy supports redis:// URIs only, not " + parsed.getScheme());
-        }
-        try {
-            return new URI(
-                            parsed.getScheme(),
-                            parsed.getUserInfo(),
-                            "127.0.0.1",
-                            proxyPort,
-                            parsed.getPath(),
-                            parsed.getQuery(),
-                            null)
-                    .toString();
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalArgumentException("cannot rewrite " + uri, e);
-        }
     }
 }
