@@ -18,12 +18,14 @@ import java.util.List;
  *       gone, or to its own former owner: it sits for a lease time while the others wait.
  *   <li><b>Refused wait.</b> No acquire that waited at least 1.5 TTL (the workload's long waits are 2 TTL, its holds
  *       at most TTL/10) ends busy.
+ *   <li><b>Error away from faults.</b> No acquire or release fails (outcome unknown: an error reply, a timeout) while
+ *       no fault is near: a fault's effects must end with it, not linger in the client.
  * </ul>
  *
  * A fault excuses both near it: a disturbing fault (a holder, the server or the network stopped) from its start to
  * TTL + 1 s after its reference time, the bound checker 5 already holds it to; a transient one (connections killed,
  * scripts flushed, memory full, SUBSCRIBE refused) only from its start to its heal, plus {@code idleBound} for a refused
- * wait. An idle stretch is measured outside those windows, so one that begins during a transient fault counts from the
+ * wait or an error. An idle stretch is measured outside those windows, so one that begins during a transient fault counts from the
  * heal.
  */
 final class WaitChecker {
@@ -63,6 +65,18 @@ final class WaitChecker {
                         String.format(
                                 "%s acquire seq %d of %s waited %.0f ms and was refused (busy), no fault near",
                                 op.client(), op.seq(), op.lock(), (op.complete() - op.invoke()) / 1e6)));
+            }
+        }
+        for (Op op : history) {
+            if ((op.is(Op.ACQUIRE) || op.is(Op.RELEASE))
+                    && Op.UNKNOWN.equals(op.outcome())
+                    && op.complete() != Long.MAX_VALUE
+                    && !intersects(transientHeals, op.invoke(), op.complete())) {
+                violations.add(new Violation(
+                        Checker.LIVENESS,
+                        String.format(
+                                "%s %s seq %d of %s failed with no fault near: %s",
+                                op.client(), op.type(), op.seq(), op.lock(), op.detail())));
             }
         }
         return violations;

@@ -100,6 +100,19 @@ final class WaitCheckerTest {
     }
 
     @Test
+    void check_whenACallFailsLongAfterTheFaultHealed_reportsIt() {
+        Op during = waiting("l1", 600, 700, Op.UNKNOWN, "LockServerException: NOPERM");
+        Op graceful = waiting("l1", 1500, 1600, Op.UNKNOWN, "LockServerException: NOPERM"); // heal + 750 ms = 1750
+        Op lingering = waiting("l1", 3000, 3001, Op.UNKNOWN, "LockServerException: NOPERM");
+        Op killed = waiting("jvm1", 3000, Long.MAX_VALUE, Op.UNKNOWN, "");
+        List<Op> history = List.of(
+                fault("subscribe-refused", 0, 1000), acquire("a", 0, 1, 1, 9000), during, graceful, lingering, killed);
+        assertThat(WaitChecker.check(history, TTL))
+                .singleElement()
+                .satisfies(v -> assertThat(v.message()).contains("failed with no fault near", "NOPERM"));
+    }
+
+    @Test
     void subtract_cutsThePiecesOut() {
         List<long[]> left = WaitChecker.subtract(
                 List.of(new long[] {0, 100}, new long[] {200, 300}),
