@@ -53,7 +53,8 @@ final class WaitCheckerTest {
         List<Op> refused = List.of(
                 Ops.withLease(waiting("c", 0, 100, Op.UNKNOWN, "LockServerException: OOM command not allowed"), 1000),
                 acquire("b", 50, 1100, 2, 2100));
-        assertThat(WaitChecker.check(refused, TTL)).filteredOn(v -> v.message().contains("nobody held"))
+        assertThat(WaitChecker.check(refused, TTL))
+                .filteredOn(v -> v.message().contains("nobody held"))
                 .hasSize(1);
     }
 
