@@ -20,6 +20,10 @@ import java.util.concurrent.locks.Lock;
  *       owner is the returned {@link Lease}, which may be released from any thread.
  * </ul>
  *
+ * <p>Every acquire that succeeds, reentry included, returns a hold that is valid for at least half
+ * of its lease time, measured on this JVM's monotonic clock when it returns: a hand-off that comes
+ * late, or a reply that was slow, costs one more round trip rather than a shorter hold.
+ *
  * <p>A thread-owned hold and a lease are different owners: a thread that holds the lock through
  * {@code lock()} and then calls {@code acquire()} on the same name waits for itself.
  *
@@ -48,6 +52,7 @@ public interface DistributedLock extends Lock {
     /**
      * Acquires the lock for the calling thread, waiting as long as it takes; reentrant.
      *
+     * @throws LockLostException if the calling thread holds the lock already and its hold was lost
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      * @throws LockServerException if Redis answers with an error (for example: the key holds
      *     another type)
@@ -60,6 +65,7 @@ public interface DistributedLock extends Lock {
      * leaves no lock behind.
      *
      * @throws InterruptedException if the thread is interrupted before or while waiting
+     * @throws LockLostException if the calling thread holds the lock already and its hold was lost
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      * @throws LockServerException if Redis answers with an error
      */
@@ -71,6 +77,7 @@ public interface DistributedLock extends Lock {
      * this thread.
      *
      * @return {@code true} if the calling thread now holds the lock
+     * @throws LockLostException if the calling thread holds the lock already and its hold was lost
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      * @throws LockServerException if Redis answers with an error
      */
@@ -86,6 +93,7 @@ public interface DistributedLock extends Lock {
      * @throws InterruptedException if the thread is interrupted before or while waiting
      * @throws IllegalArgumentException if {@code time} is negative or overflows
      * @throws NullPointerException if {@code unit} is null
+     * @throws LockLostException if the calling thread holds the lock already and its hold was lost
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      * @throws LockServerException if Redis answers with an error
      */
@@ -143,7 +151,7 @@ public interface DistributedLock extends Lock {
      * not renewed: it ends at its deadline unless released earlier.
      *
      * @param wait the longest wait; {@link Duration#ZERO} means one try
-     * @param leaseTime how long the lease lasts, at least 1 ms
+     * @param leaseTime how long the lease lasts, at least 100 ms
      * @return the lease, or empty if the lock stayed busy
      * @throws IllegalArgumentException if a duration is null, not positive (zero is allowed for
      *     {@code wait}) or overflows
@@ -157,8 +165,9 @@ public interface DistributedLock extends Lock {
      * Takes a new lease without blocking the calling thread. The future completes with the lease,
      * with {@code null} if the lock stayed busy for {@code wait}, or exceptionally with a {@link
      * LockException}. Cancelling the future gives up the wait; a lock acquired concurrently with the
-     * cancellation is released. The future completes on a dlock I/O thread: use the {@code *Async}
-     * stages for work that blocks.
+     * cancellation is released. The future completes on the client's callback executor ({@link
+     * LockClient.Builder#callbackExecutor}), never on a thread that reads Redis' replies, so the
+     * stages chained on it may take their time without delaying other acquires.
      *
      * @param wait the longest wait; {@link Duration#ZERO} means one try
      * @return a future of the lease, or of {@code null} when the wait ran out
@@ -188,6 +197,25 @@ public interface DistributedLock extends Lock {
      * @return the number of unmatched {@code lock()} calls of the calling thread
      */
     int getHoldCount();
+
+    /**
+     * Returns the fencing token of the calling thread's hold, for the resource the lock guards to
+     * reject stale writers (as {@link Lease#fencingToken()} does for a lease); no I/O. It stays the
+     * same for the whole hold, re-entries included.
+     *
+     * @return the token
+     * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+     */
+    long fencingToken();
+
+    /**
+     * Returns how long the calling thread's hold is still valid by this JVM's clock (as {@link
+     * Lease#remaining()}); the watchdog's renewals move it forward. Zero once the hold is lost.
+     *
+     * @return the remaining validity, never negative
+     * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+     */
+    Duration remaining();
 
     /**
      * Reads the holder, remaining lease time and fencing token from Redis; one round trip.

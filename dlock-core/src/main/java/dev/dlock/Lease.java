@@ -80,9 +80,10 @@ public interface Lease extends AutoCloseable {
     void close();
 
     /**
-     * Registers a listener that runs once when this lease is lost (not when it is released). If the
-     * lease is already lost, the listener runs at once on the calling thread. Listeners otherwise run
-     * on the client's timer thread and must not block.
+     * Registers a listener that runs once when this lease is lost (not when it is released), at once
+     * if it is lost already. Listeners run on the client's callback executor ({@link
+     * LockClient.Builder#callbackExecutor}), never on the threads that read Redis' replies or renew
+     * leases, so a listener may block; one that throws is logged and does not stop the others.
      *
      * @param listener receives the loss, naming the lock and the reason
      * @return this lease
@@ -93,7 +94,8 @@ public interface Lease extends AutoCloseable {
     /**
      * Returns a future that completes with the loss when this lease is lost, and never completes if
      * the lease is released normally. Each call returns a new future; completing it has no effect on
-     * the lease.
+     * the lease. A loss completes it on the client's callback executor; if the lease is lost already,
+     * it is returned completed.
      *
      * @return a future of the loss
      */

@@ -33,11 +33,9 @@ final class HandoffIT {
         AtomicInteger started = new AtomicInteger();
         AtomicInteger done = new AtomicInteger();
         redis.server().command("CONFIG", "RESETSTAT");
-        List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < clients; i++) {
-            int id = i;
-            DistributedLock lock = all.get(i).lock("contended");
-            Thread t = new Thread(() -> {
+        try {
+            Workers.run("handoff", clients, Duration.ofSeconds(120), id -> {
+                DistributedLock lock = all.get(id).lock("contended");
                 for (int n = 0; n < each; n++) {
                     try (Lease lease = lock.acquire()) {
                         if (inside.incrementAndGet() != 1) {
@@ -61,18 +59,13 @@ final class HandoffIT {
                     }
                 }
             });
-            threads.add(t);
-            t.start();
-        }
-        for (Thread t : threads) {
-            t.join(Duration.ofSeconds(120).toMillis());
-            assertThat(t.isAlive()).isFalse();
+        } finally {
+            for (LockClient c : all) {
+                c.close();
+            }
         }
         long acquisitions = (long) clients * each;
         double callsPerAcquisition = (double) ScriptCalls.of(redis.server()) / acquisitions;
-        for (LockClient c : all) {
-            c.close();
-        }
         assertThat(violations).hasValue(0);
         assertThat(staleTokens).hasValue(0);
         // per acquisition: its release, a first try, a queueing try (and a rare refresh). A herd that

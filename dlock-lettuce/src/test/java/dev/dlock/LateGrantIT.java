@@ -55,7 +55,9 @@ final class LateGrantIT {
     @AfterEach
     void close() throws Exception {
         thread.shutdownNow();
-        assertThat(thread.awaitTermination(10, TimeUnit.SECONDS)).as("the waiting thread ended").isTrue();
+        assertThat(thread.awaitTermination(10, TimeUnit.SECONDS))
+                .as("the waiting thread ended")
+                .isTrue();
         listener.close();
         raw.shutdown();
         waiterClient.close();
@@ -103,7 +105,9 @@ final class LateGrantIT {
             throw new AssertionError("tryLock(3 s) did not return", e);
         }
         assertThat(took)
-                .as("the late grant %s on %s took '%s' while the other client held it", lateGrant[1], lateGrant[0], name)
+                .as(
+                        "the late grant %s on %s took '%s' while the other client held it",
+                        lateGrant[1], lateGrant[0], name)
                 .isFalse();
         assertThat(other.isValid()).isTrue();
         other.release();

@@ -144,29 +144,21 @@ final class LockContractIT {
         AtomicInteger violations = new AtomicInteger();
         AtomicInteger rejections = new AtomicInteger();
         AtomicLong lastToken = new AtomicLong();
-        Thread[] threads = new Thread[16];
-        for (int i = 0; i < threads.length; i++) {
-            LockClient client = i % 2 == 0 ? a : b;
-            threads[i] = new Thread(() -> {
-                DistributedLock lock = client.lock("mx");
-                for (int n = 0; n < 30; n++) {
-                    try (Lease lease = lock.acquire()) {
-                        if (inside.incrementAndGet() != 1) {
-                            violations.incrementAndGet();
-                        }
-                        long token = lease.fencingToken();
-                        if (lastToken.getAndAccumulate(token, Math::max) > token) {
-                            rejections.incrementAndGet();
-                        }
-                        inside.decrementAndGet();
+        Workers.run("mx", 16, Duration.ofSeconds(120), worker -> {
+            DistributedLock lock = (worker % 2 == 0 ? a : b).lock("mx");
+            for (int n = 0; n < 30; n++) {
+                try (Lease lease = lock.acquire()) {
+                    if (inside.incrementAndGet() != 1) {
+                        violations.incrementAndGet();
                     }
+                    long token = lease.fencingToken();
+                    if (lastToken.getAndAccumulate(token, Math::max) > token) {
+                        rejections.incrementAndGet();
+                    }
+                    inside.decrementAndGet();
                 }
-            });
-            threads[i].start();
-        }
-        for (Thread t : threads) {
-            t.join(120_000);
-        }
+            }
+        });
         assertThat(violations).hasValue(0);
         assertThat(rejections).hasValue(0);
     }

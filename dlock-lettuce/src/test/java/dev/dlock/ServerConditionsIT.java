@@ -101,8 +101,6 @@ final class ServerConditionsIT {
                 server.resume();
             }
             Thread.sleep(500);
-            System.err.println("TRACE m=" + server.command("HGETALL", "dlock:{m}") + " stats="
-                    + server.command("INFO", "commandstats"));
             Lease again = client.lock("m").tryAcquire(Duration.ofSeconds(5)).orElseThrow();
             assertThat(again.isValid()).isTrue();
             again.release();

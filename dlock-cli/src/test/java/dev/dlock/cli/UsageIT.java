@@ -2,10 +2,20 @@ package dev.dlock.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** Flags, durations, --help, --version and completion of the packaged jar; none of these talks to Redis. */
+/** Flags, durations, --help, help, --version and completion of the packaged jar; none of these talks to Redis. */
 final class UsageIT {
+    @TempDir
+    Path dir;
+
     @Test
     void badDuration_exits64NamingTheFlag() {
         Cli ttl = Cli.run("run", "--name", "x", "--ttl", "5", "--", "true");
@@ -66,12 +76,41 @@ final class UsageIT {
     }
 
     @Test
-    void completion_printsABashCompletionScriptForAllCommands() {
+    void completion_sourcedInBash_completesTheCommandsAndTheirFlags() throws Exception {
         Cli completion = Cli.run("completion");
-        assertThat(completion.exitCode()).isZero();
-        assertThat(completion.stdout())
-                .contains("complete -F", "dlock")
-                .contains("run", "status", "list", "release", "demo");
+        assertThat(completion.exitCode()).as(completion.toString()).isZero();
+        Path script = dir.resolve("dlock-completion.bash");
+        Files.writeString(script, completion.stdout());
+
+        assertThat(complete(script, "dlock", ""))
+                .containsExactlyInAnyOrder("run", "status", "list", "release", "demo", "verify", "completion", "help");
+        assertThat(complete(script, "dlock", "run", "--k")).containsExactly("--kill-after");
+        assertThat(complete(script, "dlock", "verify", "--"))
+                .contains("--redis", "--seed", "--long", "--out")
+                .doesNotContain("--ttl");
+    }
+
+    /** What bash offers for the last word after {@code source <(dlock completion)}, as on pressing Tab. */
+    private static List<String> complete(Path script, String... words) throws Exception {
+        String line = String.join(" ", words);
+        String bash = "source \"$1\"; shift; COMP_WORDS=(\"$@\"); COMP_CWORD=$(($# - 1)); COMP_LINE=\"$*\";"
+                + " COMP_POINT=${#COMP_LINE}; _complete_dlock; printf '%s\\n' \"${COMPREPLY[@]}\"";
+        List<String> command = new ArrayList<>(List.of("bash", "-c", bash, "bash", script.toString()));
+        command.addAll(List.of(words));
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.DISCARD) // compopt complains outside a real completion
+                .start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).as(line).isTrue();
+        assertThat(process.exitValue()).as(line).isZero();
+        return out.lines().filter(word -> !word.isEmpty()).toList();
+    }
+
+    @Test
+    void help_printsTheUsageOfTheNamedCommand() {
+        Cli help = Cli.run("help", "verify");
+        assertThat(help.exitCode()).as(help.toString()).isZero();
+        assertThat(help.stdout()).contains("Usage: dlock verify", "--redis", "--seed", "--long", "--out");
     }
 
     @Test

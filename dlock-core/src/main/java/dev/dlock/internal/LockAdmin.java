@@ -76,22 +76,22 @@ public final class LockAdmin {
      */
     public List<LockState> list(String pattern) {
         Args.notBlank("pattern", pattern);
-        String base = LockKeys.of(client.keyPrefix(), "").lock(); // "prefix:{}"
-        String head = base.substring(0, base.length() - 1);
-        String suffix = LockKeys.of(client.keyPrefix(), "").queue().substring(base.length());
-        String match = escapeGlob(head) + pattern + "}";
+        String prefix = client.keyPrefix();
+        // Both key forms of LockKeys ("prefix:{name}", "prefix:^{hex}") in one walk; names are matched here.
+        String match = escapeGlob(prefix) + ":[{^]*}";
         List<LockState> held = new ArrayList<>();
         String cursor = "0";
         do {
             List<?> page = (List<?>) client.await(
-                    client.eval(SCAN, new String[0], new String[] {cursor, match, SCAN_COUNT, suffix}), match);
+                    client.eval(SCAN, new String[0], new String[] {cursor, match, SCAN_COUNT, LockKeys.QUEUE_SUFFIX}),
+                    match);
             cursor = (String) page.get(0);
             for (Object entry : page.subList(1, page.size())) {
                 List<?> lock = (List<?>) entry;
-                String key = (String) lock.get(0);
-                if (key.startsWith(head) && key.endsWith("}") && key.length() > head.length() + 1) {
+                String name = LockKeys.nameOf(prefix, (String) lock.get(0));
+                if (name != null && Glob.matches(pattern, name)) {
                     held.add(new LockState(
-                            key.substring(head.length(), key.length() - 1),
+                            name,
                             Optional.of((String) lock.get(1)),
                             Math.max(0, (Long) lock.get(2)),
                             (Long) lock.get(3),
@@ -145,7 +145,7 @@ public final class LockAdmin {
 
     /**
      * Returns the name of a key that belongs beside a lock's own keys (same hash tag, so same cluster
-     * slot), such as a resource the lock guards: {@code prefix:{name}:suffix}.
+     * slot), such as a resource the lock guards: the lock's key, {@code :} and the suffix.
      *
      * @param name the lock name
      * @param suffix the key's own part, not blank

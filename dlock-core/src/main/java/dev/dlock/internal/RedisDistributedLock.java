@@ -15,9 +15,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Condition;
 
 /**
- * A view of one lock name. Thread-owned holds live in the client's map (name → the one thread of
- * this JVM holding it through {@code lock()}), so two views of one name agree and nothing stays
- * behind after the last unlock.
+ * A view of one lock name. Thread-owned holds live in the client's map ((name, thread) → the
+ * thread's hold through {@code lock()}), so two views of one name agree and nothing stays behind
+ * after the last unlock.
  */
 final class RedisDistributedLock implements DistributedLock {
     private static final long FOREVER = Long.MAX_VALUE;
@@ -38,8 +38,7 @@ final class RedisDistributedLock implements DistributedLock {
     // ---- thread-owned ----------------------------------------------------------------------
 
     private RedisLockClient.ThreadHold ownHold() {
-        RedisLockClient.ThreadHold hold = client.threadHolds().get(keys.name());
-        return hold != null && hold.thread == Thread.currentThread() ? hold : null;
+        return client.threadHolds().get(new RedisLockClient.HoldKey(keys.name(), Thread.currentThread()));
     }
 
     private boolean reenter() {
@@ -64,7 +63,8 @@ final class RedisDistributedLock implements DistributedLock {
         if (lease == null) {
             return false;
         }
-        client.threadHolds().put(keys.name(), new RedisLockClient.ThreadHold(me, lease));
+        client.threadHolds()
+                .put(new RedisLockClient.HoldKey(keys.name(), me), new RedisLockClient.ThreadHold(me, lease));
         return true;
     }
 
@@ -105,15 +105,11 @@ final class RedisDistributedLock implements DistributedLock {
 
     @Override
     public void unlock() {
-        RedisLockClient.ThreadHold hold = ownHold();
-        if (hold == null) {
-            throw new IllegalMonitorStateException(
-                    "the current thread does not hold lock '" + keys.name() + "' through this client");
-        }
+        RedisLockClient.ThreadHold hold = heldOrThrow();
         if (--hold.count > 0) {
             return;
         }
-        client.threadHolds().remove(keys.name(), hold);
+        client.threadHolds().remove(new RedisLockClient.HoldKey(keys.name(), hold.thread), hold);
         hold.lease.release();
     }
 
@@ -133,6 +129,25 @@ final class RedisDistributedLock implements DistributedLock {
     public int getHoldCount() {
         RedisLockClient.ThreadHold hold = ownHold();
         return hold == null ? 0 : hold.count;
+    }
+
+    @Override
+    public long fencingToken() {
+        return heldOrThrow().lease.fencingToken();
+    }
+
+    @Override
+    public Duration remaining() {
+        return heldOrThrow().lease.remaining();
+    }
+
+    private RedisLockClient.ThreadHold heldOrThrow() {
+        RedisLockClient.ThreadHold hold = ownHold();
+        if (hold == null) {
+            throw new IllegalMonitorStateException(
+                    "the current thread does not hold lock '" + keys.name() + "' through this client");
+        }
+        return hold;
     }
 
     // ---- lease-owned -----------------------------------------------------------------------

@@ -338,8 +338,8 @@ final class RedisLease implements Lease {
         }
         CompletableFuture<LockLostException> future = lost;
         LockLostException seen = loss;
-        if (seen != null && !future.isDone()) {
-            client.callback(() -> future.complete(seen));
+        if (seen != null) {
+            future.complete(seen); // lost already: the caller's own thread runs what it chains on
         }
         return future.copy();
     }

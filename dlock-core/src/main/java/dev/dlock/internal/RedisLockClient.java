@@ -52,7 +52,7 @@ public final class RedisLockClient implements LockClient {
     private final ScheduledExecutorService scheduler;
     private final WaitRoom waitRoom;
     private final Watchdog watchdog;
-    private final ConcurrentHashMap<String, ThreadHold> threadHolds = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<HoldKey, ThreadHold> threadHolds = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Gate> gates = new ConcurrentHashMap<>();
     private final AtomicLong leaseIds = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -324,9 +324,11 @@ public final class RedisLockClient implements LockClient {
         try {
             callbacks.execute(task);
         } catch (RejectedExecutionException e) {
-            Log.LOG.log(
-                    System.Logger.Level.WARNING,
-                    "dlock's callback executor refused a task (" + e + "); running it on the calling thread");
+            if (!(closed.get() && ownCallbacks != null)) { // our own pool refuses once closed: expected
+                Log.LOG.log(
+                        System.Logger.Level.WARNING,
+                        "dlock's callback executor refused a task (" + e + "); running it on the calling thread");
+            }
             task.run();
         }
     }
@@ -364,7 +366,7 @@ public final class RedisLockClient implements LockClient {
         return transport.slot(key);
     }
 
-    ConcurrentHashMap<String, ThreadHold> threadHolds() {
+    ConcurrentHashMap<HoldKey, ThreadHold> threadHolds() {
         return threadHolds;
     }
 
@@ -559,6 +561,12 @@ public final class RedisLockClient implements LockClient {
             Log.LOG.log(System.Logger.Level.WARNING, "dlock watchdog round failed; the next round tries again", e);
         }
     }
+
+    /**
+     * A thread's hold on a lock name. Keyed by both: a thread whose hold was lost finds it again at its
+     * unlock (and gets the loss), even when another thread of this client has taken the lock since.
+     */
+    record HoldKey(String name, Thread thread) {}
 
     /** The hold of one thread on one lock name through the Lock interface. */
     static final class ThreadHold {

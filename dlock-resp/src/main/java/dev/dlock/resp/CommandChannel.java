@@ -27,6 +27,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * connected and shaken hands it sends the waiting commands that have not timed out, in order and
  * before any newer one. A command that timed out before it was sent is never sent (its caller may
  * have compensated already).
+ *
+ * <p>Order across {@code NOSCRIPT}: Redis must run commands in the order they were issued (dlock
+ * undoes a timed-out acquire with a release sent right behind it). An {@code EVALSHA} answered
+ * {@code NOSCRIPT} (the server flushed its scripts) did not run, but the commands pipelined behind
+ * it may have. So such a command goes to {@code retry}, every newer command waits in {@code
+ * waiting}, and once every command sent before the retry has answered the retries are resent with
+ * their source, in order, ahead of what waited. If one of those later commands ran after all (sent
+ * with its source on its first use, or by SHA with the script reloaded meanwhile by another client),
+ * resending would run the retries after it, so they fail instead (outcome unknown, as for a
+ * timeout). Holding a source back until nothing is in flight would avoid that, but a compensating
+ * release held behind a stalled server would then time out unsent and leave its lock held.
  */
 final class CommandChannel {
     private final RedisEndpoint endpoint;
@@ -39,7 +50,8 @@ final class CommandChannel {
     private CommandBuffer writing = new CommandBuffer(); // owned by the flusher
     private boolean flushing; // guarded by lock
     private final Set<String> loaded = new HashSet<>(); // SHA-1s sent as source on link; guarded by lock
-    private final ArrayDeque<EvalCommand> waiting = new ArrayDeque<>(); // guarded by lock
+    private final ArrayDeque<EvalCommand> waiting = new ArrayDeque<>(); // not yet sent, in order; guarded by lock
+    private final ArrayDeque<EvalCommand> retry = new ArrayDeque<>(); // answered NOSCRIPT, to resend; guarded by lock
     private Link link; // guarded by lock
     private boolean reconnecting; // guarded by lock
     private volatile RuntimeException lastConnectFailure;
@@ -80,7 +92,12 @@ final class CommandChannel {
                 reconnect = !reconnecting;
                 reconnecting = true;
             } else {
-                flush = enqueue(command);
+                boolean known = loaded.contains(command.script.script.sha1());
+                if (!waiting.isEmpty() || !retry.isEmpty()) {
+                    waiting.addLast(command); // behind a resend; the reader sends it
+                } else {
+                    flush = enqueue(command, !known);
+                }
             }
         } finally {
             lock.unlock();
@@ -95,8 +112,11 @@ final class CommandChannel {
     }
 
     /** Encodes a command for the live link; returns true if the caller must flush. Lock held. */
-    private boolean enqueue(EvalCommand command) {
-        command.encode(output, loaded.add(command.script.script.sha1()));
+    private boolean enqueue(EvalCommand command, boolean asSource) {
+        if (asSource) {
+            loaded.add(command.script.script.sha1());
+        }
+        command.encode(output, asSource);
         link.sent.addLast(command);
         if (flushing) {
             return false;
@@ -160,11 +180,7 @@ final class CommandChannel {
             loaded.clear(); // possibly another server, or the same one restarted: send sources again
             output.reset(); // bytes for the lost link, whose commands have failed
             link = l;
-            for (EvalCommand command = waiting.pollFirst(); command != null; command = waiting.pollFirst()) {
-                if (!command.isDone()) {
-                    flush |= enqueue(command);
-                }
-            }
+            flush = sendWaiting();
         } finally {
             lock.unlock();
         }
@@ -179,44 +195,96 @@ final class CommandChannel {
         try {
             while (true) {
                 Object reply = l.connection.reader.read();
+                boolean noScript =
+                        reply instanceof ErrorReply error && error.message().startsWith("NOSCRIPT");
                 EvalCommand command;
+                boolean retried = false;
+                List<EvalCommand> overtaken = null;
+                boolean flush = false;
                 lock.lock();
                 try {
                     command = l.sent.pollFirst();
+                    if (command != null && link == l) {
+                        if (noScript && !command.sentAsSource) {
+                            retried = true;
+                            loaded.clear(); // a flush drops every script, not just this one
+                            if (!command.isDone()) { // timed out: never resent, its caller may have compensated
+                                retry.addLast(command);
+                            }
+                        } else if (!retry.isEmpty()) {
+                            overtaken = new ArrayList<>(retry); // this one ran after them: too late to resend
+                            retry.clear();
+                        }
+                        if (!retry.isEmpty() || !waiting.isEmpty()) {
+                            flush = resendAndSendWaiting(l);
+                        }
+                    }
                 } finally {
                     lock.unlock();
                 }
                 if (command == null) {
                     throw new IOException("Redis sent a reply to no command: " + reply);
                 }
-                deliver(command, reply);
+                if (!retried) {
+                    deliver(command, reply);
+                }
+                if (overtaken != null) {
+                    RuntimeException failure = Failures.overtaken(maskedUri);
+                    for (EvalCommand c : overtaken) {
+                        c.completeExceptionally(failure);
+                    }
+                }
+                if (flush) {
+                    // The reader must never block on a socket write, so another thread flushes; the
+                    // order is already fixed in the output buffer.
+                    ForkJoinPool.commonPool().execute(this::flush);
+                }
             }
         } catch (IOException | RuntimeException e) {
             lost(l, e);
         }
     }
 
-    private void deliver(EvalCommand command, Object reply) {
-        if (!(reply instanceof ErrorReply error)) {
-            command.complete(reply);
-        } else if (error.message().startsWith("NOSCRIPT") && !command.sentAsSource) {
-            // The server flushed its scripts. Resending may make this thread the flusher, and the
-            // reader must never block on a socket write, so another thread does it.
-            ForkJoinPool.commonPool().execute(() -> resendAsSource(command));
-        } else {
-            command.completeExceptionally(Failures.reply(maskedUri, error.message()));
+    /**
+     * Once every command sent before the retries has answered, resends them with their source, then
+     * sends what waited as far as it may go; returns true if the caller must flush. Lock held.
+     */
+    private boolean resendAndSendWaiting(Link l) {
+        boolean flush = false;
+        if (!retry.isEmpty() && l.sent.isEmpty()) {
+            for (EvalCommand command = retry.pollFirst(); command != null; command = retry.pollFirst()) {
+                if (!command.isDone()) {
+                    flush |= enqueue(command, true);
+                }
+            }
         }
+        return flush | sendWaiting();
     }
 
-    private void resendAsSource(EvalCommand command) {
-        lock.lock();
-        try {
-            loaded.remove(command.script.script.sha1());
-        } finally {
-            lock.unlock();
+    /**
+     * Sends the waiting commands in order unless retries are still pending. Commands that timed out
+     * while waiting are dropped, never sent. Returns true if the caller must flush. Lock held.
+     */
+    private boolean sendWaiting() {
+        boolean flush = false;
+        while (retry.isEmpty()) {
+            EvalCommand command = waiting.peekFirst();
+            if (command == null) {
+                break;
+            }
+            if (!command.isDone()) {
+                flush |= enqueue(command, !loaded.contains(command.script.script.sha1()));
+            }
+            waiting.pollFirst();
         }
-        if (!command.isDone()) {
-            send(command);
+        return flush;
+    }
+
+    private void deliver(EvalCommand command, Object reply) {
+        if (reply instanceof ErrorReply error) {
+            command.completeExceptionally(Failures.reply(maskedUri, error.message()));
+        } else {
+            command.complete(reply);
         }
     }
 
@@ -228,6 +296,8 @@ final class CommandChannel {
             failed = new ArrayList<>(l.sent);
             l.sent.clear();
             if (link == l) {
+                failed.addAll(retry); // answered on this link; waiting commands go on the next
+                retry.clear();
                 link = null;
                 output.reset();
                 reconnect = !closed && !reconnecting;
@@ -255,6 +325,7 @@ final class CommandChannel {
             if (link != null) {
                 Timeouts.collect(link.sent, now, overdue);
             }
+            Timeouts.remove(retry, now, overdue); // never to be resent
             Timeouts.remove(waiting, now, overdue); // never to be sent
         } finally {
             lock.unlock();
@@ -280,7 +351,9 @@ final class CommandChannel {
             l = link;
             link = null;
             output.reset();
-            failed = new ArrayList<>(waiting);
+            failed = new ArrayList<>(retry);
+            failed.addAll(waiting);
+            retry.clear();
             waiting.clear();
             if (l != null) {
                 failed.addAll(l.sent);

@@ -25,6 +25,15 @@ final class Failures {
         return new LockConnectionException(maskedUri, "lost the connection to Redis: " + cause, cause);
     }
 
+    /** For a command answered NOSCRIPT that a newer command overtook; see {@link CommandChannel}. */
+    static LockConnectionException overtaken(String maskedUri) {
+        return new LockConnectionException(
+                maskedUri,
+                "Redis dropped its scripts (NOSCRIPT) and a newer command ran before this one could be resent;"
+                        + " not resent, so that commands keep their order",
+                null);
+    }
+
     static LockConnectionException closed(String maskedUri) {
         return new LockConnectionException(maskedUri, "the dlock transport was closed", null);
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dlock.LockAuthenticationException;
 import dev.dlock.LockConnectionException;
+import dev.dlock.Workers;
 import dev.dlock.spi.Transport;
 import dev.dlock.testkit.RedisServer;
 import dev.dlock.testkit.Timing;
@@ -122,24 +123,16 @@ final class RespFaultsIT {
                 server.resume();
             }
             // The 200 late replies are consumed and dropped; new callers get their own answers.
-            List<Thread> threads = new ArrayList<>();
             List<Throwable> wrong = java.util.Collections.synchronizedList(new ArrayList<>());
-            for (int t = 0; t < 8; t++) {
-                int id = t;
-                threads.add(new Thread(() -> {
-                    for (int i = 0; i < 200; i++) {
-                        long expected = id * 1000L + i;
-                        Object got = echo(transport, expected).join();
-                        if (!Long.valueOf(expected).equals(got)) {
-                            wrong.add(new AssertionError(expected + " got " + got));
-                        }
+            Workers.run("echo", 8, Duration.ofSeconds(30), id -> {
+                for (int i = 0; i < 200; i++) {
+                    long expected = id * 1000L + i;
+                    Object got = echo(transport, expected).join();
+                    if (!Long.valueOf(expected).equals(got)) {
+                        wrong.add(new AssertionError(expected + " got " + got));
                     }
-                }));
-            }
-            threads.forEach(Thread::start);
-            for (Thread t : threads) {
-                t.join(30_000);
-            }
+                }
+            });
             assertThat(wrong).isEmpty();
         }
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dlock.LockConnectionException;
+import dev.dlock.Workers;
 import dev.dlock.spi.RedisReplyException;
 import dev.dlock.spi.Transport;
 import dev.dlock.testkit.RedisExtension;
@@ -94,34 +95,26 @@ final class RespTransportIT {
         int threads = 16;
         int each = 3000;
         AtomicInteger wrong = new AtomicInteger();
-        List<Thread> all = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int id = t;
-            all.add(new Thread(() -> {
-                List<CompletableFuture<Object>> inFlight = new ArrayList<>();
-                for (int i = 0; i < each; i++) {
-                    long expected = id * 1_000_000L + i;
-                    CompletableFuture<Object> f =
-                            transport.eval(Scripts.ECHO_NUMBER, new String[0], new String[] {Long.toString(expected)});
-                    if (i % 3 == 0) { // a mix of synchronous and pipelined callers
-                        if (!Long.valueOf(expected).equals(f.join())) {
-                            wrong.incrementAndGet();
-                        }
-                    } else {
-                        inFlight.add(f.thenApply(r -> Long.valueOf(expected).equals(r) ? r : null));
-                    }
-                }
-                for (CompletableFuture<Object> f : inFlight) {
-                    if (f.join() == null) {
+        Workers.run("echo", threads, Duration.ofSeconds(60), id -> {
+            List<CompletableFuture<Object>> inFlight = new ArrayList<>();
+            for (int i = 0; i < each; i++) {
+                long expected = id * 1_000_000L + i;
+                CompletableFuture<Object> f =
+                        transport.eval(Scripts.ECHO_NUMBER, new String[0], new String[] {Long.toString(expected)});
+                if (i % 3 == 0) { // a mix of synchronous and pipelined callers
+                    if (!Long.valueOf(expected).equals(f.join())) {
                         wrong.incrementAndGet();
                     }
+                } else {
+                    inFlight.add(f.thenApply(r -> Long.valueOf(expected).equals(r) ? r : null));
                 }
-            }));
-        }
-        all.forEach(Thread::start);
-        for (Thread t : all) {
-            t.join(60_000);
-        }
+            }
+            for (CompletableFuture<Object> f : inFlight) {
+                if (f.join() == null) {
+                    wrong.incrementAndGet();
+                }
+            }
+        });
         assertThat(wrong).hasValue(0);
     }
 
