@@ -262,12 +262,8 @@ final class Acquirer {
             return new Attempt(null, returned, 0, "busy");
         }
         boolean heldNow = lock.isHeldByCurrentThread();
-        Lease lease = ThreadLeases.of(client, lock.name());
-        if (lease == null) {
-            throw new IllegalStateException(plan.call() + " returned, but the client keeps no hold of the thread");
-        }
-        long deadline = returned + lease.remaining().toNanos();
-        return new Attempt(new ThreadHeld(lock, lease), returned, deadline, heldNow ? "" : FreshHoldChecker.NOT_HELD);
+        long deadline = returned + lock.remaining().toNanos();
+        return new Attempt(new ThreadHeld(lock), returned, deadline, heldNow ? "" : FreshHoldChecker.NOT_HELD);
     }
 
     private record LeaseHeld(Lease lease) implements Held {
@@ -293,16 +289,21 @@ final class Acquirer {
         }
     }
 
-    private record ThreadHeld(DistributedLock lock, Lease lease) implements Held {
+    /**
+     * The calling thread's hold, seen through the {@code Lock} interface alone: token and validity from {@code
+     * fencingToken()} and {@code remaining()}. It has no loss listener, so its interval ends at the last deadline its
+     * thread observed or at {@code unlock()}.
+     */
+    private record ThreadHeld(DistributedLock lock) implements Held {
         @Override
         public long token() {
-            return lease.fencingToken();
+            return lock.fencingToken();
         }
 
         @Override
         public long observe() {
             long now = System.nanoTime();
-            return now + lease.remaining().toNanos();
+            return now + lock.remaining().toNanos();
         }
 
         @Override
@@ -313,6 +314,11 @@ final class Acquirer {
         @Override
         public void release() {
             lock.unlock();
+        }
+
+        @Override
+        public Lease lease() {
+            return null;
         }
     }
 }
