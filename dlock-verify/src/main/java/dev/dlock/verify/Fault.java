@@ -1,27 +1,45 @@
 package dev.dlock.verify;
 
-/** The faults a scenario can script; {@link #serverSide} ones signal or restart a redis-server this run started. */
+import java.util.Locale;
+
+/**
+ * The faults a scenario can script; {@link #serverSide} ones signal, restart or reconfigure a redis-server this run
+ * started. A {@link #shortLived} fault stops nobody: the lock must be served normally again as soon as it heals.
+ */
 enum Fault {
-    HOLDER_KILL("SIGKILL of a holder JVM while it holds the lock", false),
-    HOLDER_PAUSE("SIGSTOP of a holder JVM for 2x TTL while it holds the lock, then SIGCONT", false),
-    SERVER_PAUSE_SHORT("SIGSTOP of redis-server for 0.5x TTL", true),
-    SERVER_PAUSE_LONG("SIGSTOP of redis-server for 3x TTL", true),
-    PROXY_FREEZE("TCP proxy of one client frozen for 3x TTL while that client holds the lock", false),
-    PROXY_LATENCY("TCP proxy of one client adds 0.1x TTL per chunk for 2x TTL", false),
-    CLIENT_KILL("CLIENT KILL of this run's connections, 3 times 0.1x TTL apart, during acquires", false),
-    DEBUG_SLEEP("DEBUG SLEEP of 2x TTL on the server", true),
-    RESTART_AOF("SIGKILL and restart of redis-server with AOF (appendfsync always)", true),
-    RESTART_NO_PERSISTENCE("SIGKILL and restart of redis-server without persistence", true);
+    HOLDER_KILL("SIGKILL of a holder JVM while it holds the lock", false, false),
+    HOLDER_PAUSE("SIGSTOP of a holder JVM for 2x TTL while it holds the lock, then SIGCONT", false, false),
+    SERVER_PAUSE_SHORT("SIGSTOP of redis-server for 0.5x TTL", true, false),
+    SERVER_PAUSE_LONG("SIGSTOP of redis-server for 3x TTL", true, false),
+    PROXY_FREEZE("TCP proxy of one client frozen for 3x TTL while that client holds the lock", false, false),
+    PROXY_LATENCY("TCP proxy of one client adds 0.1x TTL per chunk for 2x TTL", false, false),
+    CLIENT_KILL("CLIENT KILL of this run's connections, 3 times 0.1x TTL apart, during acquires", false, true),
+    DEBUG_SLEEP("DEBUG SLEEP of 2x TTL on the server", true, false),
+    RESTART_AOF("SIGKILL and restart of redis-server with AOF (appendfsync always)", true, false),
+    RESTART_NO_PERSISTENCE("SIGKILL and restart of redis-server without persistence", true, false),
+    SCRIPT_FLUSH("SCRIPT FLUSH on the lock server, 3 times 0.1x TTL apart, during acquires", true, true),
+    OOM("lock server out of memory (maxmemory below its use, noeviction) for 0.5x TTL, then healed", true, true),
+    PUBSUB_KILL("CLIENT KILL of this run's pub/sub connections, 3 times 0.1x TTL apart, during waits", false, true),
+    SUBSCRIBE_REFUSED(
+            "SUBSCRIBE refused by ACL (-subscribe) for 1x TTL, this run's pub/sub connections killed at its start",
+            true,
+            true);
 
     final String description;
     final boolean serverSide;
+    final boolean shortLived;
 
-    Fault(String description, boolean serverSide) {
+    Fault(String description, boolean serverSide, boolean shortLived) {
         this.description = description;
         this.serverSide = serverSide;
+        this.shortLived = shortLived;
     }
 
     String label() {
-        return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    static Fault fromLabel(String label) {
+        return valueOf(label.toUpperCase(Locale.ROOT).replace('-', '_'));
     }
 }

@@ -13,7 +13,8 @@ import java.util.function.Supplier;
 /**
  * Injects one scripted fault and reports when it started, when it healed and from when the lock must be free again.
  * Signals only processes this run started: the {@link RedisServer}s it launched (absent with {@code --redis}) and its
- * own holder JVMs; {@code CLIENT KILL} targets only connections carrying this run's client name. Used by one thread.
+ * own holder JVMs; {@code CLIENT KILL} targets only connections carrying this run's client name. The faults that make
+ * the server refuse or forget something are in {@link ServiceFaults}. Used by one thread.
  */
 final class FaultInjector {
 
@@ -36,6 +37,8 @@ final class FaultInjector {
     private final Supplier<JvmProcess> replacement;
     private final String clientName;
     private final Duration ttl;
+    private final ServiceFaults service;
+    private final String fillerKey;
     private int nextHolder;
     private String holdFailure = "";
 
@@ -46,7 +49,8 @@ final class FaultInjector {
             List<JvmProcess> holders,
             Supplier<JvmProcess> replacement,
             String clientName,
-            Duration ttl) {
+            Duration ttl,
+            String keyPrefix) {
         this.server = server;
         this.admin = admin;
         this.proxied = proxied;
@@ -55,6 +59,8 @@ final class FaultInjector {
         this.replacement = replacement;
         this.clientName = clientName;
         this.ttl = ttl;
+        this.service = new ServiceFaults(server, admin, clientName, ttl);
+        this.fillerKey = keyPrefix + ":oom-filler";
     }
 
     /**
@@ -113,6 +119,10 @@ final class FaultInjector {
             case CLIENT_KILL -> clientKill(fault);
             case DEBUG_SLEEP -> debugSleep(fault);
             case RESTART_AOF, RESTART_NO_PERSISTENCE -> restart(fault);
+            case SCRIPT_FLUSH -> service.scriptFlush(fault);
+            case OOM -> service.outOfMemory(fault, fillerKey);
+            case PUBSUB_KILL -> service.pubsubKill(fault);
+            case SUBSCRIBE_REFUSED -> service.subscribeRefused(fault);
         };
     }
 
@@ -186,7 +196,7 @@ final class FaultInjector {
         for (int round = 0; round < 3; round++) {
             for (String line : admin.clientList().split("\n")) {
                 if (line.contains(" name=" + clientName + " ")) {
-                    String id = field(line, "id");
+                    String id = ServiceFaults.field(line, "id");
                     if (id != null) {
                         killed += admin.clientKill(KillArgs.Builder.id(Long.parseLong(id)))
                                 .intValue();
@@ -216,15 +226,6 @@ final class FaultInjector {
     private static Injected skipped(Fault fault, String why) {
         long now = System.nanoTime();
         return new Injected(fault, now, now, now, why);
-    }
-
-    private static String field(String clientLine, String name) {
-        for (String part : clientLine.split(" ")) {
-            if (part.startsWith(name + "=")) {
-                return part.substring(name.length() + 1);
-            }
-        }
-        return null;
     }
 
     private static String firstLine(String message) {

@@ -112,7 +112,9 @@ final class History implements AutoCloseable {
                 num(f, "deadline"),
                 f.getOrDefault("element", ""),
                 num(f, "timeoutNanos"),
-                f.getOrDefault("detail", ""));
+                f.getOrDefault("detail", ""),
+                f.getOrDefault("lock", ""),
+                num(f, "leaseNanos"));
     }
 
     private static long num(Map<String, String> f, String name) {

@@ -10,6 +10,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -23,8 +24,9 @@ final class HolderProcess {
     private HolderProcess() {}
 
     /**
-     * Arguments: lock URI, resource URI, scenario, client label, lock name, resource key base, key prefix, client
-     * name, ttl ms, command timeout ms, hold max ms, seed, history file.
+     * Arguments: lock URI, resource URI, scenario, client label, lock names (comma-separated, taken in turn),
+     * resource key base (the name in braces is appended), key prefix, client name, ttl ms, command timeout ms, hold max
+     * ms, seed, history file.
      */
     public static void main(String[] args) throws Exception {
         Verify.quietClientLogs();
@@ -36,13 +38,14 @@ final class HolderProcess {
                 args[2],
                 args[3],
                 Worker.Variant.HONEST,
-                args[4],
+                List.of(args[4].split(",")),
                 args[6],
+                ttl,
                 ttl,
                 commandTimeout,
                 Duration.ofMillis(Long.parseLong(args[10])),
                 Long.parseLong(args[11]),
-                false);
+                Acquirer.Style.LEASE);
         AtomicBoolean stop = new AtomicBoolean();
         RedisURI uri = RedisURI.create(resourceUri);
         uri.setTimeout(commandTimeout);
@@ -54,7 +57,7 @@ final class HolderProcess {
                     spec,
                     client,
                     connection.sync(),
-                    new FencedResource(args[5], true),
+                    name -> new FencedResource(args[5] + "{" + name + "}", true),
                     history,
                     new AtomicLong(),
                     stop,

@@ -34,43 +34,78 @@ final class Holds {
 
     private Holds() {}
 
+    /**
+     * Builds the holds. A client's operations are taken in its own sequence order and belong to its latest successful
+     * acquire with the same lock name and token, so two acquires that returned the same token (a stale grant taken a
+     * second time) make two holds; a {@code lost} line belongs to the acquire whose sequence number it carries
+     * (negated).
+     */
     static List<Hold> of(List<Op> history) {
-        Map<String, Op> acquires = new HashMap<>();
-        Map<String, Long> deadlines = new HashMap<>();
-        Map<String, Long> releases = new HashMap<>();
-        Map<String, Long> losses = new HashMap<>();
-        Map<String, List<Op>> uses = new HashMap<>();
+        Map<String, List<Op>> byClient = new HashMap<>();
         for (Op op : history) {
-            if (op.is(Op.ACQUIRE) && op.ok()) {
-                acquires.put(op.holdKey(), op);
-                deadlines.merge(op.holdKey(), op.deadline(), Math::max);
-            }
-        }
-        for (Op op : history) {
-            if (!acquires.containsKey(op.holdKey()) || op.is(Op.ACQUIRE)) {
-                continue;
-            }
-            if (op.deadline() != 0) {
-                deadlines.merge(op.holdKey(), op.deadline(), Math::max);
-            }
-            if (op.is(Op.RELEASE)) {
-                releases.merge(op.holdKey(), op.invoke(), Math::min);
-            } else if (op.is(Op.LOST)) {
-                losses.merge(op.holdKey(), op.invoke(), Math::min);
-            } else if (op.is(Op.READ) || op.is(Op.WRITE)) {
-                uses.computeIfAbsent(op.holdKey(), k -> new ArrayList<>()).add(op);
+            if (!op.is(Op.FAULT)) {
+                byClient.computeIfAbsent(op.client() + "/" + op.pid(), k -> new ArrayList<>())
+                        .add(op);
             }
         }
         List<Hold> holds = new ArrayList<>();
-        for (Map.Entry<String, Op> e : acquires.entrySet()) {
-            String key = e.getKey();
-            long deadline = deadlines.get(key);
-            long useEnd = Math.min(deadline, releases.getOrDefault(key, Long.MAX_VALUE));
-            long end = Math.min(useEnd, losses.getOrDefault(key, Long.MAX_VALUE));
-            holds.add(new Hold(
-                    e.getValue(), e.getValue().complete(), deadline, end, useEnd, uses.getOrDefault(key, List.of())));
+        for (List<Op> ops : byClient.values()) {
+            ops.sort((a, b) -> Long.compare(Math.abs(a.seq()), Math.abs(b.seq())));
+            Map<String, Builder> current = new HashMap<>();
+            Map<Long, Builder> bySeq = new HashMap<>();
+            List<Builder> built = new ArrayList<>();
+            for (Op op : ops) {
+                if (op.is(Op.ACQUIRE)) {
+                    if (op.ok()) {
+                        Builder b = new Builder(op);
+                        current.put(op.holdKey(), b);
+                        bySeq.put(op.seq(), b);
+                        built.add(b);
+                    }
+                    continue;
+                }
+                Builder b = op.is(Op.LOST) && bySeq.containsKey(-op.seq())
+                        ? bySeq.get(-op.seq())
+                        : current.get(op.holdKey());
+                if (b != null) {
+                    b.add(op);
+                }
+            }
+            built.forEach(b -> holds.add(b.hold()));
         }
         holds.sort((a, b) -> Long.compare(a.start(), b.start()));
         return holds;
+    }
+
+    private static final class Builder {
+        private final Op acquire;
+        private long deadline;
+        private long release = Long.MAX_VALUE;
+        private long loss = Long.MAX_VALUE;
+        private final List<Op> uses = new ArrayList<>();
+
+        Builder(Op acquire) {
+            this.acquire = acquire;
+            this.deadline = acquire.deadline();
+        }
+
+        void add(Op op) {
+            if (op.deadline() != 0) {
+                deadline = Math.max(deadline, op.deadline());
+            }
+            if (op.is(Op.RELEASE)) {
+                release = Math.min(release, op.invoke());
+            } else if (op.is(Op.LOST)) {
+                loss = Math.min(loss, op.invoke());
+            } else if (op.is(Op.READ) || op.is(Op.WRITE)) {
+                uses.add(op);
+            }
+        }
+
+        Hold hold() {
+            long useEnd = Math.min(deadline, release);
+            long end = Math.min(useEnd, loss);
+            return new Hold(acquire, acquire.complete(), deadline, end, useEnd, List.copyOf(uses));
+        }
     }
 }

@@ -26,6 +26,8 @@ final class Json {
         field(out, "element", op.element());
         field(out, "timeoutNanos", op.timeoutNanos());
         field(out, "detail", op.detail());
+        field(out, "lock", op.lock());
+        field(out, "leaseNanos", op.leaseNanos());
         out.setLength(out.length() - 1);
         return out.append('}').toString();
     }

@@ -20,6 +20,8 @@ package dev.dlock.verify;
  * @param element the element a write appends to the list, or empty
  * @param timeoutNanos how long the call may take by its own contract, or 0 when unbounded
  * @param detail free text: why it failed, or for a fault its name
+ * @param lock the lock name the operation belongs to (a scenario may take several names), or empty for a fault
+ * @param leaseNanos for an acquire: the lease time it asked for (the client's, or the fixed one), else 0
  */
 record Op(
         String scenario,
@@ -34,7 +36,9 @@ record Op(
         long deadline,
         String element,
         long timeoutNanos,
-        String detail) {
+        String detail,
+        String lock,
+        long leaseNanos) {
 
     static final String OK = "ok";
     static final String FAIL = "fail";
@@ -55,9 +59,9 @@ record Op(
         return type.equals(kind);
     }
 
-    /** The key of the hold this operation belongs to: a client's lease is identified by its token. */
+    /** The key of the hold this operation belongs to: a client's lease is identified by its lock name and token. */
     String holdKey() {
-        return client + "#" + token;
+        return client + "#" + lock + "#" + token;
     }
 
     Op completed(long completeNanos, String newOutcome, long newToken, long newDeadline, String newDetail) {
@@ -74,6 +78,8 @@ record Op(
                 newDeadline,
                 element,
                 timeoutNanos,
-                newDetail);
+                newDetail,
+                lock,
+                leaseNanos);
     }
 }

@@ -1,31 +1,77 @@
 package dev.dlock.verify;
 
+import dev.dlock.verify.Acquirer.Style;
 import dev.dlock.verify.Violation.Checker;
+import java.time.Duration;
 import java.util.List;
 
 /**
- * One scenario of the run: a workload against one lock name, with faults scripted at fixed acquire counts.
+ * One scenario of the run: a workload against one or more lock names, with faults scripted at fixed acquire counts.
  *
- * @param name scenario name, also the lock name
+ * @param name scenario name, also the lock name when there is one; several names are {@code name-a}, {@code name-b}..
+ * @param lockNames the lock names of the scenario
  * @param faults the faults, in order; each round of the long tier repeats them
  * @param variant worker behaviour (honest, or one broken control variant)
  * @param fenceCheck {@code false} for the control whose fence accepts everything
  * @param noPersistence run against the server without persistence (the resource stays on the AOF server)
- * @param holderJvms number of holder JVMs beside the in-process threads
+ * @param holderJvms number of holder JVMs beside the in-process threads (they take every name in turn)
+ * @param workers the in-process workers
+ * @param minAcquires acquires the scenario runs at least after its last fault (0: the run's default)
  * @param caughtBy for a control: the checker that must report it; {@code null} for an ordinary scenario
  * @param caughtText for a control: text the catching violation's message must contain, or empty
  * @param documentedOnly checkers whose violations are reported as the documented outcome and not counted
  */
 record Scenario(
         String name,
+        List<String> lockNames,
         List<Fault> faults,
         Worker.Variant variant,
         boolean fenceCheck,
         boolean noPersistence,
         int holderJvms,
+        List<Client> workers,
+        int minAcquires,
         Checker caughtBy,
         String caughtText,
         List<Checker> documentedOnly) {
+
+    /** How an in-process worker reaches Redis. */
+    enum Via {
+        /** the scenario's shared direct client */
+        DIRECT,
+        /** the scenario's shared client behind the fault proxy (the network faults hit it) */
+        PROXY,
+        /** a client of its own */
+        OWN,
+        /** a client of its own behind a proxy that delivers its pub/sub traffic 0.6 TTL late, all the time */
+        LAGGED
+    }
+
+    /**
+     * One in-process worker.
+     *
+     * @param label its client label in the history
+     * @param style how it acquires
+     * @param via which client it uses
+     * @param names indexes into the scenario's lock names, taken in turn
+     * @param lease the lease time of its own client, or {@code null} for the run's TTL
+     * @param unsafeControl the {@code dlock.unsafe.control} value its own client is built with, or {@code null}
+     */
+    record Client(String label, Style style, Via via, List<Integer> names, Duration lease, String unsafeControl) {
+        static Client of(String label, Style style, Via via, Integer... names) {
+            return new Client(label, style, via, List.of(names), null, null);
+        }
+
+        Client lease(Duration leaseTime) {
+            return new Client(label, style, via, names, leaseTime, unsafeControl);
+        }
+
+        Client unsafe(String control) {
+            return new Client(label, style, via, names, lease, control);
+        }
+    }
+
+    static final Duration SHORT_CLIENT_LEASE = Duration.ofMillis(200);
 
     boolean isControl() {
         return caughtBy != null;
@@ -35,12 +81,77 @@ record Scenario(
         return faults.stream().anyMatch(f -> f.serverSide);
     }
 
+    /** The original workload: t1 tryAcquire, t2 acquireAsync, p1 behind the proxy, all on the one lock name. */
+    static List<Client> classic() {
+        return List.of(
+                Client.of("t1", Style.LEASE, Via.DIRECT, 0),
+                Client.of("t2", Style.ASYNC, Via.DIRECT, 0),
+                Client.of("p1", Style.LEASE, Via.PROXY, 0));
+    }
+
+    /**
+     * The wide workload on three names: leases, short fixed leases, slow async stages, thread holds through the
+     * {@code Lock} interface (one behind the pub/sub lag, one with a 200 ms client lease), each thread on two or three
+     * names in turn.
+     */
+    static List<Client> wide() {
+        return List.of(
+                Client.of("t1", Style.LEASE, Via.DIRECT, 0, 1, 2),
+                Client.of("s1", Style.SHORT_FIXED, Via.DIRECT, 0, 1),
+                Client.of("a1", Style.ASYNC, Via.OWN, 1, 2),
+                Client.of("l1", Style.THREAD, Via.LAGGED, 0, 1),
+                Client.of("l2", Style.THREAD, Via.OWN, 0, 2).lease(SHORT_CLIENT_LEASE));
+    }
+
     static Scenario faults(String name, int holderJvms, Fault... faults) {
-        return new Scenario(name, List.of(faults), Worker.Variant.HONEST, true, false, holderJvms, null, "", List.of());
+        return new Scenario(
+                name,
+                List.of(name),
+                List.of(faults),
+                Worker.Variant.HONEST,
+                true,
+                false,
+                holderJvms,
+                classic(),
+                0,
+                null,
+                "",
+                List.of());
+    }
+
+    static Scenario wide(String name, boolean noPersistence, Fault... faults) {
+        return new Scenario(
+                name,
+                List.of(name + "-a", name + "-b", name + "-c"),
+                List.of(faults),
+                Worker.Variant.HONEST,
+                true,
+                noPersistence,
+                1,
+                wide(),
+                0,
+                null,
+                "",
+                List.of());
     }
 
     static Scenario control(String name, Worker.Variant variant, boolean fenceCheck, Checker caughtBy, String text) {
-        return new Scenario(name, List.of(), variant, fenceCheck, false, 0, caughtBy, text, List.of());
+        Style style = variant == Worker.Variant.IGNORE_DEADLINE ? Style.FIXED_TTL : Style.LEASE;
+        List<Client> workers = List.of(
+                Client.of("t1", style, Via.DIRECT, 0),
+                Client.of("t2", style, Via.DIRECT, 0),
+                Client.of("t3", style, Via.DIRECT, 0),
+                Client.of("t4", style, Via.DIRECT, 0));
+        return new Scenario(
+                name, List.of(name), List.of(), variant, fenceCheck, false, 0, workers, 0, caughtBy, text, List.of());
+    }
+
+    /** A control of a defect of dlock-core itself, re-introduced by {@code -Ddlock.unsafe.control} in one client. */
+    static Scenario unsafeControl(
+            String name, List<Client> workers, int lockNames, int holderJvms, Checker caughtBy, String text) {
+        List<String> names = lockNames == 1 ? List.of(name) : List.of(name + "-a", name + "-b");
+        return new Scenario(
+                name, names, List.of(), Worker.Variant.HONEST, true, false, 0, workers, 60, caughtBy, text, List.of());
     }
 
     /** The scenarios of one run, in order; the AOF restart comes late so earlier ones run on an unrestarted server. */
@@ -50,14 +161,19 @@ record Scenario(
                 faults("network", 1, Fault.PROXY_FREEZE, Fault.PROXY_LATENCY, Fault.CLIENT_KILL),
                 faults("server-pause", 1, Fault.SERVER_PAUSE_SHORT, Fault.SERVER_PAUSE_LONG),
                 faults("debug-sleep", 1, Fault.DEBUG_SLEEP),
+                wide("many-names", false, Fault.PUBSUB_KILL),
+                wide("server-errors", true, Fault.SCRIPT_FLUSH, Fault.OOM, Fault.SUBSCRIBE_REFUSED),
                 faults("restart-aof", 1, Fault.RESTART_AOF),
                 new Scenario(
                         "restart-no-persistence",
+                        List.of("restart-no-persistence"),
                         List.of(Fault.RESTART_NO_PERSISTENCE),
                         Worker.Variant.HONEST,
                         true,
                         true,
                         1,
+                        classic(),
+                        0,
                         null,
                         "",
                         List.of(Checker.MUTUAL_EXCLUSION)),
@@ -73,6 +189,29 @@ record Scenario(
                         true,
                         Checker.MUTUAL_EXCLUSION,
                         "outside its hold"),
-                control("control-fence-check-disabled", Worker.Variant.IGNORE_DEADLINE, false, Checker.FENCE, ""));
+                control("control-fence-check-disabled", Worker.Variant.IGNORE_DEADLINE, false, Checker.FENCE, ""),
+                unsafeControl(
+                        "control-cross-lock-grant",
+                        List.of(
+                                Client.of("l1", Style.THREAD, Via.LAGGED, 0, 1).unsafe("cross-lock-grant"),
+                                Client.of("l3", Style.THREAD, Via.LAGGED, 1, 0).unsafe("cross-lock-grant"),
+                                Client.of("t1", Style.LEASE, Via.DIRECT, 0, 1),
+                                Client.of("s1", Style.SHORT_FIXED, Via.DIRECT, 1, 0)),
+                        2,
+                        1,
+                        Checker.TOKEN_ORDER,
+                        ""),
+                unsafeControl(
+                        "control-expired-handoff",
+                        List.of(
+                                Client.of("l2", Style.THREAD, Via.OWN, 0)
+                                        .lease(SHORT_CLIENT_LEASE)
+                                        .unsafe("expired-handoff"),
+                                Client.of("t1", Style.LEASE, Via.DIRECT, 0),
+                                Client.of("t2", Style.LEASE, Via.OWN, 0)),
+                        1,
+                        0,
+                        Checker.FRESH_HOLD,
+                        ""));
     }
 }

@@ -6,16 +6,17 @@ import dev.dlock.testkit.JvmProcess;
 import dev.dlock.testkit.RedisServer;
 import dev.dlock.verify.Violation.Checker;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,9 +30,11 @@ import java.util.function.Supplier;
 final class ScenarioRunner {
 
     private final RunSettings run;
+    private final Connections connections;
 
     ScenarioRunner(RunSettings run) {
         this.run = run;
+        this.connections = new Connections(run);
     }
 
     ScenarioResult run(Scenario scenario) throws Exception {
@@ -59,52 +62,66 @@ final class ScenarioRunner {
         RedisServer lockServer = scenario.noPersistence() ? run.noPersistenceServer() : run.server();
         String lockUri = lockServer != null ? lockServer.uri() : run.redisUri();
         String resourceUri = run.redisUri(); // the resource never lives on the server without persistence
-        String resourceBase = run.keyPrefix() + ":res:{" + scenario.name() + "}";
-        FencedResource resource = new FencedResource(resourceBase, scenario.fenceCheck());
+        Map<String, FencedResource> resources = new LinkedHashMap<>();
+        for (String name : scenario.lockNames()) {
+            resources.put(name, new FencedResource(resourceBase(name), scenario.fenceCheck()));
+        }
         AtomicLong acquires = new AtomicLong();
         AtomicBoolean stop = new AtomicBoolean();
         List<AutoCloseable> closeLast = new ArrayList<>();
         List<JvmProcess> holders = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
+        Map<String, Throwable> died = new ConcurrentHashMap<>();
         List<FaultInjector.Injected> injected = new ArrayList<>();
         List<Violation> stalls = new ArrayList<>();
-        RedisClient raw = RedisClient.create(withTimeout(resourceUri, run.commandTimeout()));
-        RedisClient adminClient = RedisClient.create(withTimeout(lockUri, Duration.ofSeconds(10)));
+        RedisClient raw = RedisClient.create(Connections.withTimeout(resourceUri, run.commandTimeout()));
+        RedisClient adminClient = RedisClient.create(Connections.withTimeout(lockUri, Duration.ofSeconds(10)));
         Path threadHistory = dir.resolve("threads.jsonl");
-        try (TcpProxy proxy = new TcpProxy(host(lockUri), port(lockUri));
+        try (TcpProxy proxy = new TcpProxy(Connections.host(lockUri), Connections.port(lockUri));
+                TcpProxy lagged = new TcpProxy(Connections.host(lockUri), Connections.port(lockUri));
                 History history = new History(threadHistory);
                 StatefulRedisConnection<String, String> admin = adminClient.connect();
                 StatefulRedisConnection<String, String> resourceAdmin = raw.connect()) {
-            resource.delete(resourceAdmin.sync());
+            lagged.pubsubLag(run.ttl().multipliedBy(6).dividedBy(10));
+            resources.values().forEach(r -> r.delete(resourceAdmin.sync()));
             for (int i = 1; i <= scenario.holderJvms(); i++) {
-                holders.add(startHolder(scenario, "jvm" + i, lockUri, resourceUri, resourceBase, dir, i));
+                holders.add(startHolder(scenario, "jvm" + i, lockUri, resourceUri, dir, i));
             }
             closeLast.addAll(holders);
             for (JvmProcess holder : holders) {
                 holder.awaitLine("READY", Duration.ofSeconds(60));
             }
-            LockClient direct = client(lockUri);
+            LockClient direct = connections.client(lockUri, null, null);
             closeLast.add(direct);
-            LockClient proxied = scenario.isControl() ? null : client(viaProxy(lockUri, proxy.port()));
+            boolean anyProxied = scenario.workers().stream().anyMatch(c -> c.via() == Scenario.Via.PROXY);
+            LockClient proxied =
+                    anyProxied ? connections.client(Connections.viaProxy(lockUri, proxy.port()), null, null) : null;
             if (proxied != null) {
                 closeLast.add(proxied);
             }
-            String[][] plan = scenario.isControl()
-                    ? new String[][] {{"t1", "d"}, {"t2", "d"}, {"t3", "d"}, {"t4", "d"}}
-                    : new String[][] {{"t1", "d"}, {"t2", "a"}, {"p1", "p"}};
             int index = 0;
             Worker proxiedWorker = null;
             BlockingQueue<String> proxiedSays = new LinkedBlockingQueue<>();
-            for (String[] worker : plan) {
+            for (Scenario.Client worker : scenario.workers()) {
                 StatefulRedisConnection<String, String> connection = raw.connect();
                 closeLast.add(connection);
-                Worker.Spec spec = spec(scenario, worker[0], worker[1].equals("a"), index++);
-                boolean viaProxy = worker[1].equals("p");
+                boolean viaProxy = worker.via() == Scenario.Via.PROXY;
+                LockClient lockClient = switch (worker.via()) {
+                    case DIRECT -> direct;
+                    case PROXY -> proxied;
+                    case OWN -> connections.client(lockUri, worker.lease(), worker.unsafeControl());
+                    case LAGGED ->
+                        connections.client(
+                                Connections.viaProxy(lockUri, lagged.port()), worker.lease(), worker.unsafeControl());
+                };
+                if (lockClient != direct && lockClient != proxied) {
+                    closeLast.add(lockClient);
+                }
                 Worker body = new Worker(
-                        spec,
-                        viaProxy ? proxied : direct,
+                        spec(scenario, worker, index++),
+                        lockClient,
                         connection.sync(),
-                        resource,
+                        resources::get,
                         history,
                         acquires,
                         stop,
@@ -112,8 +129,10 @@ final class ScenarioRunner {
                 if (viaProxy) {
                     proxiedWorker = body;
                 }
-                Thread thread = new Thread(body, "dlock-verify-" + scenario.name() + "-" + worker[0]);
+                Thread thread = new Thread(body, "dlock-verify-" + scenario.name() + "-" + worker.label());
                 thread.setDaemon(true);
+                // a worker that dies of an Error would otherwise only show as a quieter history
+                thread.setUncaughtExceptionHandler((t, e) -> died.put(worker.label(), e));
                 threads.add(thread);
             }
             threads.forEach(Thread::start);
@@ -121,7 +140,7 @@ final class ScenarioRunner {
             // a killed holder JVM is replaced, so every round of the long tier finds a holder to signal
             Supplier<JvmProcess> replacement = () -> {
                 int i = holders.size() + 1;
-                JvmProcess fresh = startHolder(scenario, "jvm" + i, lockUri, resourceUri, resourceBase, dir, i);
+                JvmProcess fresh = startHolder(scenario, "jvm" + i, lockUri, resourceUri, dir, i);
                 holders.add(fresh);
                 closeLast.add(fresh);
                 fresh.awaitLine("READY", Duration.ofSeconds(60));
@@ -134,7 +153,8 @@ final class ScenarioRunner {
                     holders,
                     replacement,
                     run.clientName(),
-                    run.ttl());
+                    run.ttl(),
+                    run.keyPrefix());
             long lastTrigger = 0;
             long livenessUntil = System.nanoTime();
             for (long[] step : schedule(scenario)) {
@@ -154,7 +174,7 @@ final class ScenarioRunner {
                     livenessUntil = done.livenessFrom() + run.ttl().toNanos() + 1_500_000_000L;
                 }
             }
-            long wanted = lastTrigger + run.tailAcquires();
+            long wanted = lastTrigger + Math.max(run.tailAcquires(), scenario.minAcquires());
             if (!awaitAcquires(acquires, wanted)) {
                 stalls.add(new Violation(
                         Checker.LIVENESS,
@@ -175,26 +195,28 @@ final class ScenarioRunner {
                         .multipliedBy(3)
                         .plus(run.commandTimeout().multipliedBy(3))
                         .toMillis());
+                if (thread.isAlive()) {
+                    stalls.add(new Violation(
+                            Checker.LIVENESS, thread.getName() + " did not stop: " + stackTop(thread.getStackTrace())));
+                }
             }
+            died.forEach((label, e) -> stalls.add(new Violation(Checker.LIVENESS, "worker " + label + " died: " + e)));
             for (JvmProcess holder : holders) {
                 if (holder.isAlive()) {
                     holder.waitFor(Duration.ofSeconds(30));
                 }
             }
-            FencedResource.Snapshot snapshot = resource.snapshot(resourceAdmin.sync());
+            Map<String, FencedResource.Snapshot> snapshots = new LinkedHashMap<>();
+            resources.forEach((name, resource) -> snapshots.put(name, resource.snapshot(resourceAdmin.sync())));
             List<Path> files = new ArrayList<>(List.of(threadHistory));
             for (int i = 1; i <= holders.size(); i++) {
                 files.add(dir.resolve("jvm" + i + ".jsonl"));
             }
             List<Op> ops = History.read(files.stream().filter(Files::exists).toList());
             List<Violation> violations = new ArrayList<>(stalls);
-            violations.addAll(MutualExclusionChecker.check(ops));
-            violations.addAll(FenceChecker.check(ops, snapshot));
-            violations.addAll(LostUpdateChecker.check(ops, snapshot.elements()));
-            violations.addAll(TokenOrderChecker.check(ops));
-            violations.addAll(LivenessChecker.check(ops, run.ttl().toNanos()));
+            violations.addAll(Checks.run(ops, snapshots, run.ttl().toNanos()));
             writeViolations(dir, violations);
-            cleanUp(direct, resourceAdmin, resource, scenario);
+            cleanUp(direct, resourceAdmin, resources, scenario);
             int operations = (int) ops.stream().filter(op -> !op.is(Op.FAULT)).count();
             int acquired = (int)
                     ops.stream().filter(op -> op.is(Op.ACQUIRE) && op.ok()).count();
@@ -225,6 +247,18 @@ final class ScenarioRunner {
         }
     }
 
+    private String resourceBase(String lockName) {
+        return run.keyPrefix() + ":res:{" + lockName + "}";
+    }
+
+    private static String stackTop(StackTraceElement[] stack) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < Math.min(6, stack.length); i++) {
+            out.append(i == 0 ? "" : " < ").append(stack[i]);
+        }
+        return out.toString();
+    }
+
     /** Fault index and acquire count, in order; the counts come from the seed, so a seed reproduces the schedule. */
     List<long[]> schedule(Scenario scenario) {
         Random random = new Random(run.seed() * 31 + scenario.name().hashCode());
@@ -239,28 +273,23 @@ final class ScenarioRunner {
         return steps;
     }
 
-    private Worker.Spec spec(Scenario scenario, String client, boolean async, int index) {
+    private Worker.Spec spec(Scenario scenario, Scenario.Client worker, int index) {
         return new Worker.Spec(
                 scenario.name(),
-                client,
+                worker.label(),
                 scenario.variant(),
-                scenario.name(),
+                worker.names().stream().map(i -> scenario.lockNames().get(i)).toList(),
                 run.keyPrefix(),
                 run.ttl(),
+                worker.lease() != null ? worker.lease() : run.ttl(),
                 run.commandTimeout(),
                 run.holdMax(),
                 run.seed() * 1009 + index,
-                async);
+                worker.style());
     }
 
     private JvmProcess startHolder(
-            Scenario scenario,
-            String client,
-            String lockUri,
-            String resourceUri,
-            String resourceBase,
-            Path dir,
-            int index) {
+            Scenario scenario, String client, String lockUri, String resourceUri, Path dir, int index) {
         return JvmProcess.builder(HolderProcess.class)
                 .jvmArgs("-Xmx96m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
                 .args(
@@ -268,8 +297,8 @@ final class ScenarioRunner {
                         resourceUri,
                         scenario.name(),
                         client,
-                        scenario.name(),
-                        resourceBase,
+                        String.join(",", scenario.lockNames()),
+                        run.keyPrefix() + ":res:",
                         run.keyPrefix(),
                         run.clientName(),
                         Long.toString(run.ttl().toMillis()),
@@ -278,16 +307,6 @@ final class ScenarioRunner {
                         Long.toString(run.seed() * 1009 + 100 + index),
                         dir.resolve(client + ".jsonl").toString())
                 .start();
-    }
-
-    private LockClient client(String uri) {
-        return LockClient.builder()
-                .redisUri(uri)
-                .leaseTime(run.ttl())
-                .keyPrefix(run.keyPrefix())
-                .clientName(run.clientName())
-                .commandTimeout(run.commandTimeout())
-                .build();
     }
 
     private boolean awaitAcquires(AtomicLong acquires, long wanted) {
@@ -315,7 +334,9 @@ final class ScenarioRunner {
                 done.livenessFrom(),
                 "",
                 0,
-                done.fault().label());
+                done.fault().label(),
+                "",
+                0);
         history.invoked(op);
         history.completed(op);
     }
@@ -323,12 +344,14 @@ final class ScenarioRunner {
     private void cleanUp(
             LockClient lockClient,
             StatefulRedisConnection<String, String> resourceAdmin,
-            FencedResource resource,
+            Map<String, FencedResource> resources,
             Scenario scenario) {
         try {
             // every key of the lock (hash, fence, queue), named by the core's one key layout
-            LockAdmin.of(lockClient).purge(scenario.name());
-            resource.delete(resourceAdmin.sync());
+            for (String name : scenario.lockNames()) {
+                LockAdmin.of(lockClient).purge(name);
+            }
+            resources.values().forEach(r -> r.delete(resourceAdmin.sync()));
         } catch (RuntimeException ignored) {
             // keys expire on their own (lock: TTL; queue: 5 s; fence: 7 days); the result stands
         }
@@ -337,40 +360,5 @@ final class ScenarioRunner {
     private static void writeViolations(Path dir, List<Violation> violations) throws java.io.IOException {
         List<String> lines = violations.stream().map(Violation::toString).toList();
         Files.write(dir.resolve("violations.txt"), lines);
-    }
-
-    private static RedisURI withTimeout(String uri, Duration timeout) {
-        RedisURI parsed = RedisURI.create(uri);
-        parsed.setTimeout(timeout);
-        return parsed;
-    }
-
-    private static String host(String uri) {
-        return RedisURI.create(uri).getHost();
-    }
-
-    private static int port(String uri) {
-        return RedisURI.create(uri).getPort();
-    }
-
-    /** The same URI (credentials, database) with the proxy's loopback address. */
-    static String viaProxy(String uri, int proxyPort) {
-        URI parsed = URI.create(uri);
-        if (!"redis".equals(parsed.getScheme())) {
-            throw new IllegalArgumentException("the proxy supports redis:// URIs only, not " + parsed.getScheme());
-        }
-        try {
-            return new URI(
-                            parsed.getScheme(),
-                            parsed.getUserInfo(),
-                            "127.0.0.1",
-                            proxyPort,
-                            parsed.getPath(),
-                            parsed.getQuery(),
-                            null)
-                    .toString();
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalArgumentException("cannot rewrite " + uri, e);
-        }
     }
 }

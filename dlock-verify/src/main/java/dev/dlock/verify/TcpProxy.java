@@ -9,14 +9,18 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A loopback TCP proxy between one client and Redis, with two network faults: {@link #freeze(boolean) freeze} (bytes
- * are no longer forwarded in either direction, connections stay open, as with a partition that drops nothing) and
- * {@link #latency(Duration) latency} (every chunk is held back before it is forwarded). One thread per direction per
- * connection. Thread-safe.
+ * A loopback TCP proxy between one client and Redis, with three network faults: {@link #freeze(boolean) freeze}
+ * (bytes are no longer forwarded in either direction, connections stay open, as with a partition that drops nothing),
+ * {@link #latency(Duration) latency} (every chunk is held back before it is forwarded) and {@link
+ * #pubsubLag(Duration) pub/sub lag} (only what Redis sends on a connection that has sent SUBSCRIBE is delivered late,
+ * each chunk by the same lag, order kept: the grant path lags behind the command path). Two threads per connection,
+ * one more for a pub/sub connection's delayed deliveries. Thread-safe.
  */
 final class TcpProxy implements AutoCloseable {
 
@@ -26,6 +30,7 @@ final class TcpProxy implements AutoCloseable {
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private volatile boolean frozen;
     private volatile long latencyNanos;
+    private volatile long pubsubLagNanos;
     private volatile boolean closed;
 
     TcpProxy(String targetHost, int targetPort) throws IOException {
@@ -48,6 +53,44 @@ final class TcpProxy implements AutoCloseable {
         this.latencyNanos = latency.toNanos();
     }
 
+    void pubsubLag(Duration lag) {
+        this.pubsubLagNanos = lag.toNanos();
+    }
+
+    /** One proxied connection: whether the client has subscribed on it, and its delay line towards the client. */
+    private final class Link {
+        private volatile boolean pubsub;
+        private final BlockingQueue<Object[]> late = new LinkedBlockingQueue<>();
+        private volatile Thread deliverer;
+
+        void deliverLate(OutputStream out, byte[] chunk) {
+            if (deliverer == null) {
+                deliverer = daemon("dlock-proxy-late", () -> deliver(out));
+            }
+            late.add(new Object[] {System.nanoTime() + pubsubLagNanos, chunk});
+        }
+
+        private void deliver(OutputStream out) {
+            try {
+                while (!closed) {
+                    Object[] next = late.take();
+                    if (next.length == 0) {
+                        return;
+                    }
+                    sleep((Long) next[0] - System.nanoTime());
+                    out.write((byte[]) next[1]);
+                    out.flush();
+                }
+            } catch (IOException | InterruptedException e) {
+                // the connection closed: the client reconnects
+            }
+        }
+
+        void close() {
+            late.add(new Object[0]);
+        }
+    }
+
     private void acceptLoop() {
         while (!closed) {
             try {
@@ -63,8 +106,9 @@ final class TcpProxy implements AutoCloseable {
                 upstream.setTcpNoDelay(true);
                 sockets.add(downstream);
                 sockets.add(upstream);
-                daemon("dlock-proxy-up", () -> pump(downstream, upstream));
-                daemon("dlock-proxy-down", () -> pump(upstream, downstream));
+                Link link = new Link();
+                daemon("dlock-proxy-up", () -> pump(downstream, upstream, link, false));
+                daemon("dlock-proxy-down", () -> pump(upstream, downstream, link, true));
             } catch (IOException e) {
                 if (closed) {
                     return;
@@ -73,7 +117,7 @@ final class TcpProxy implements AutoCloseable {
         }
     }
 
-    private void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to, Link link, boolean towardsClient) {
         byte[] buffer = new byte[16 * 1024];
         try (InputStream in = from.getInputStream();
                 OutputStream out = to.getOutputStream()) {
@@ -83,15 +127,29 @@ final class TcpProxy implements AutoCloseable {
                     sleep(2_000_000L);
                 }
                 sleep(latencyNanos);
-                out.write(buffer, 0, read);
-                out.flush();
+                if (!towardsClient && !link.pubsub && subscribes(buffer, read)) {
+                    link.pubsub = true;
+                }
+                if (towardsClient && link.pubsub && (pubsubLagNanos > 0 || link.deliverer != null)) {
+                    link.deliverLate(out, java.util.Arrays.copyOf(buffer, read));
+                } else {
+                    out.write(buffer, 0, read);
+                    out.flush();
+                }
             }
         } catch (IOException e) {
             // one side closed or reset: close both, the client reconnects
         } finally {
+            link.close();
             closeQuietly(from);
             closeQuietly(to);
         }
+    }
+
+    /** Whether a chunk from the client carries a SUBSCRIBE or PSUBSCRIBE command (RESP text, any case). */
+    static boolean subscribes(byte[] buffer, int length) {
+        String text = new String(buffer, 0, length, java.nio.charset.StandardCharsets.ISO_8859_1);
+        return text.toUpperCase(java.util.Locale.ROOT).contains("SUBSCRIBE\r\n");
     }
 
     /** Closes every proxied connection (the client sees a reset and reconnects), keeping the listener. */
@@ -130,9 +188,10 @@ final class TcpProxy implements AutoCloseable {
         }
     }
 
-    private static void daemon(String name, Runnable body) {
+    private static Thread daemon(String name, Runnable body) {
         Thread thread = new Thread(body, name);
         thread.setDaemon(true);
         thread.start();
+        return thread;
     }
 }

@@ -8,13 +8,14 @@ package dev.dlock.verify;
  */
 record Violation(Checker checker, String message) {
 
-    /** The five checkers, numbered as in the issue. */
+    /** The checkers, numbered as in docs/verification.md. */
     enum Checker {
         MUTUAL_EXCLUSION("1 mutual exclusion"),
         FENCE("2 fenced resource"),
         LOST_UPDATE("3 no lost update"),
         TOKEN_ORDER("4 token order"),
-        LIVENESS("5 liveness");
+        LIVENESS("5 liveness"),
+        FRESH_HOLD("6 fresh hold");
 
         final String label;
 

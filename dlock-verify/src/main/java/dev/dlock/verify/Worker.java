@@ -1,23 +1,24 @@
 package dev.dlock.verify;
 
-import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockLostException;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
-import java.util.Optional;
+import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
- * One client of the workload: loops acquire, fenced read, hold, fenced write, release, recording every call. The
- * honest variant uses dlock and never touches the resource at or past its lease's validity deadline; the broken
- * variants of the negative controls misbehave in one way each. Runs on one thread.
+ * One client of the workload: loops acquire, fenced read, hold, fenced write, release, recording every call, taking
+ * its lock names in turn (each name guards its own fenced resource). How it acquires is its {@link Acquirer.Style}. The
+ * honest variant uses dlock and never touches the resource at or past its lease's validity deadline (a thread holder
+ * also asks {@code isHeldByCurrentThread()} first); the broken variants of the negative controls misbehave in one way
+ * each. Runs on one thread.
  *
  * <p>Deadlines: after each acquire returns at {@code tc} the worker reads {@code lease.remaining()} and records
  * {@code tc + remaining}; remaining is computed from the lease's internal deadline at a later instant, so the recorded
@@ -42,30 +43,31 @@ final class Worker implements Runnable {
      * @param scenario scenario name recorded in every operation
      * @param client client label, unique in the scenario
      * @param variant behaviour
-     * @param lockName lock name
+     * @param lockNames the lock names it takes in turn (one fenced resource per name)
      * @param keyPrefix dlock key prefix (used by the naive lock)
-     * @param ttl lease time
+     * @param ttl the run's TTL (the scale of waits and holds)
+     * @param clientLease the lease time its client was built with
      * @param commandTimeout command timeout of the clients
      * @param holdMax longest ordinary hold between read and write
      * @param seed random seed of this worker
-     * @param async use {@code acquireAsync} instead of {@code tryAcquire}
+     * @param style how it acquires
      */
     record Spec(
             String scenario,
             String client,
             Variant variant,
-            String lockName,
+            List<String> lockNames,
             String keyPrefix,
             Duration ttl,
+            Duration clientLease,
             Duration commandTimeout,
             Duration holdMax,
             long seed,
-            boolean async) {}
+            Acquirer.Style style) {}
 
     private final Spec spec;
-    private final LockClient lockClient;
     private final RedisCommands<String, String> redis;
-    private final FencedResource resource;
+    private final Function<String, FencedResource> resources;
     private final History history;
     private final AtomicLong acquires;
     private final AtomicBoolean stop;
@@ -73,31 +75,41 @@ final class Worker implements Runnable {
     private final Consumer<String> announce;
     private final Random random;
     private final NaiveLock naive;
+    private final Acquirer acquirer;
     private final long pid = ProcessHandle.current().pid();
     private long seq;
     private long holds;
+    private long cycles;
+    private boolean lastFailed;
 
     Worker(
             Spec spec,
             LockClient lockClient,
             RedisCommands<String, String> redis,
-            FencedResource resource,
+            Function<String, FencedResource> resources,
             History history,
             AtomicLong acquires,
             AtomicBoolean stop,
             Consumer<String> announce) {
         this.spec = spec;
-        this.lockClient = lockClient;
         this.redis = redis;
-        this.resource = resource;
+        this.resources = resources;
         this.history = history;
         this.acquires = acquires;
         this.stop = stop;
         this.announce = announce;
         this.random = new Random(spec.seed());
         this.naive = spec.variant() == Variant.NAIVE_RELEASE
-                ? new NaiveLock(redis, spec.keyPrefix(), spec.lockName())
+                ? new NaiveLock(redis, spec.keyPrefix(), spec.lockNames().get(0))
                 : null;
+        this.acquirer = new Acquirer(
+                spec.style(),
+                lockClient,
+                spec.ttl(),
+                spec.clientLease(),
+                spec.commandTimeout(),
+                spec.holdMax(),
+                random);
     }
 
     /** Makes the next hold stall for {@code duration} after its read and announce {@code HOLDING <token>}. */
@@ -114,75 +126,110 @@ final class Worker implements Runnable {
                 // recorded in the operation that failed; the loop goes on like a real client would
                 pause(Duration.ofMillis(10));
             }
+            if (lastFailed) {
+                // a server that refuses everything (full memory) would otherwise get a retry every few ms
+                pause(spec.holdMax().dividedBy(2));
+            }
         }
     }
 
     private void cycle() {
-        Duration wait = spec.ttl().multipliedBy(2);
+        String name = spec.lockNames().get((int) (cycles++ % spec.lockNames().size()));
         acquires.incrementAndGet();
-        Op op = begin(Op.ACQUIRE, "", wait.plus(spec.commandTimeout()));
-        Lease lease = null;
+        Acquirer.Held held;
         long token;
         long deadline;
-        try {
-            if (naive != null) {
+        if (naive != null) {
+            Duration wait = spec.ttl().multipliedBy(2);
+            // lease time 0: the naive lock is not dlock, checker 6 judges only dlock's acquires
+            Op op = begin(Op.ACQUIRE, name, "", wait.plus(spec.commandTimeout()).toNanos(), 0, 0, 0);
+            try {
                 token = naive.tryAcquire(spec.client() + "-" + seq, wait, spec.ttl());
-                long tc = System.nanoTime();
-                deadline = op.invoke() + spec.ttl().toNanos() - spec.ttl().toNanos() / 100 - 2_000_000L;
-                end(op, tc, token != 0 ? Op.OK : Op.FAIL, token, token != 0 ? deadline : 0, token != 0 ? "" : "busy");
-            } else {
-                Optional<Lease> got = acquire(wait);
-                long tc = System.nanoTime();
-                lease = got.orElse(null);
-                token = lease == null ? 0 : lease.fencingToken();
-                deadline = lease == null ? 0 : tc + lease.remaining().toNanos();
-                end(op, tc, lease != null ? Op.OK : Op.FAIL, token, deadline, lease != null ? "" : "busy");
-                if (lease != null) {
-                    recordLoss(lease, op.seq());
-                }
+            } catch (RuntimeException e) {
+                end(op, System.nanoTime(), Op.UNKNOWN, 0, 0, describe(e));
+                return;
             }
-        } catch (RuntimeException e) {
-            end(op, System.nanoTime(), Op.UNKNOWN, 0, 0, describe(e));
-            return;
+            long tc = System.nanoTime();
+            deadline = op.invoke() + spec.ttl().toNanos() - spec.ttl().toNanos() / 100 - 2_000_000L;
+            end(op, tc, token != 0 ? Op.OK : Op.FAIL, token, token != 0 ? deadline : 0, token != 0 ? "" : "busy");
+            held = token == 0 ? null : new NaiveHeld(token, deadline);
+        } else {
+            Acquirer.Plan plan = acquirer.plan();
+            Op op = begin(Op.ACQUIRE, name, "", acquirer.timeoutNanos(plan), 0, 0, plan.leaseNanos());
+            Acquirer.Attempt attempt;
+            try {
+                attempt = acquirer.run(name, plan);
+            } catch (RuntimeException e) {
+                end(op, System.nanoTime(), Op.UNKNOWN, 0, 0, describe(e));
+                lastFailed = true;
+                return;
+            }
+            lastFailed = false;
+            held = attempt.held();
+            token = held == null ? 0 : held.token();
+            deadline = attempt.deadline();
+            end(op, attempt.returned(), held != null ? Op.OK : Op.FAIL, token, deadline, attempt.detail());
+            if (held != null) {
+                recordLoss(held.lease(), op.seq(), name);
+            }
         }
-        if (token == 0) {
+        if (held == null) {
             return;
         }
         try {
-            criticalSection(lease, token, deadline);
+            criticalSection(held, name, token, deadline);
         } finally {
-            release(lease, token);
+            release(held, name, token);
         }
         // think time: a releasing thread that tries again at once barges past every woken remote waiter (the lock is
         // not fair), and the holder JVMs the faults need would starve
         pause(Duration.ofNanos((long) (random.nextDouble() * spec.holdMax().toNanos() / 2)));
     }
 
-    private Optional<Lease> acquire(Duration wait) {
-        DistributedLock lock = lockClient.lock(spec.lockName());
-        if (spec.variant() == Variant.IGNORE_DEADLINE) {
-            return lock.tryAcquire(wait, spec.ttl());
+    /** The naive lock's hold: a fixed deadline counted from before the acquire was sent. */
+    private final class NaiveHeld implements Acquirer.Held {
+        private final long token;
+        private final long deadline;
+
+        NaiveHeld(long token, long deadline) {
+            this.token = token;
+            this.deadline = deadline;
         }
-        if (!spec.async()) {
-            return lock.tryAcquire(wait);
+
+        @Override
+        public long token() {
+            return token;
         }
-        try {
-            return Optional.ofNullable(lock.acquireAsync(wait).get());
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+
+        @Override
+        public long observe() {
+            return deadline;
+        }
+
+        @Override
+        public boolean valid() {
+            return true;
+        }
+
+        @Override
+        public void release() {
+            naive.release();
+        }
+
+        @Override
+        public Lease lease() {
+            return null;
         }
     }
 
-    private void criticalSection(Lease lease, long token, long acquiredDeadline) {
-        long deadline = observe(lease, acquiredDeadline);
-        if (!mayUse(deadline)) {
+    private void criticalSection(Acquirer.Held held, String name, long token, long acquiredDeadline) {
+        FencedResource resource = resources.apply(name);
+        long deadline = observe(held, acquiredDeadline);
+        if (!mayUse(held, deadline)) {
             return;
         }
         String element = spec.client() + "-" + seq + "r";
-        Op read = begin(Op.READ, element, spec.commandTimeout().toNanos(), token, deadline);
+        Op read = begin(Op.READ, name, element, spec.commandTimeout().toNanos(), token, deadline, 0);
         String value;
         try {
             value = resource.read(redis, token, element);
@@ -200,13 +247,13 @@ final class Worker implements Runnable {
         if (value == null) {
             return;
         }
-        hold(token);
-        deadline = observe(lease, acquiredDeadline);
-        if (!mayUse(deadline)) {
+        hold(token, deadline);
+        deadline = observe(held, acquiredDeadline);
+        if (!mayUse(held, deadline)) {
             return;
         }
         element = spec.client() + "-" + seq + "w";
-        Op write = begin(Op.WRITE, element, spec.commandTimeout().toNanos(), token, deadline);
+        Op write = begin(Op.WRITE, name, element, spec.commandTimeout().toNanos(), token, deadline, 0);
         try {
             boolean stored = resource.write(redis, token, element, value + element + ",");
             end(
@@ -221,7 +268,7 @@ final class Worker implements Runnable {
         }
     }
 
-    private void hold(long token) {
+    private void hold(long token, long deadline) {
         long stall = stallNanos.getAndSet(0);
         if (stall > 0) {
             announce.accept("HOLDING " + token);
@@ -236,28 +283,33 @@ final class Worker implements Runnable {
         } else if (spec.variant() == Variant.NAIVE_RELEASE && overrun) {
             pause(spec.ttl().multipliedBy(13).dividedBy(10));
         } else {
-            pause(Duration.ofNanos((long) (random.nextDouble() * spec.holdMax().toNanos())));
+            // a short lease gets a hold of at most a third of what it has left, a long one up to holdMax
+            long left = Math.max(0, deadline - System.nanoTime());
+            long max = Math.min(spec.holdMax().toNanos(), left / 3);
+            pause(Duration.ofNanos((long) (random.nextDouble() * max)));
         }
     }
 
-    /** The honest client stops at its deadline; control 2 goes on regardless. */
-    private boolean mayUse(long deadline) {
-        return spec.variant() == Variant.IGNORE_DEADLINE || System.nanoTime() < deadline;
+    /** The honest client stops at its deadline (and a thread holder also asks its lock); control 2 goes on. */
+    private boolean mayUse(Acquirer.Held held, long deadline) {
+        return spec.variant() == Variant.IGNORE_DEADLINE || (held.valid() && System.nanoTime() < deadline);
     }
 
-    private long observe(Lease lease, long acquiredDeadline) {
-        if (lease == null || spec.variant() == Variant.IGNORE_DEADLINE) {
+    private long observe(Acquirer.Held held, long acquiredDeadline) {
+        if (spec.variant() == Variant.IGNORE_DEADLINE) {
             return acquiredDeadline;
         }
-        long now = System.nanoTime();
-        return now + lease.remaining().toNanos();
+        return held.observe();
     }
 
     /**
      * Records the moment the lease reports itself lost: from then on it is not valid, whatever its deadline said.
      * Runs on the client's timer thread, hence its own sequence number (the acquire's, negated).
      */
-    private void recordLoss(Lease lease, long acquireSeq) {
+    private void recordLoss(Lease lease, long acquireSeq, String name) {
+        if (lease == null) {
+            return;
+        }
         long token = lease.fencingToken();
         lease.onLost(loss -> {
             long now = System.nanoTime();
@@ -274,20 +326,18 @@ final class Worker implements Runnable {
                     0,
                     "",
                     0,
-                    loss.getMessage());
+                    loss.getMessage(),
+                    name,
+                    0);
             history.invoked(lost);
             history.completed(lost);
         });
     }
 
-    private void release(Lease lease, long token) {
-        Op op = begin(Op.RELEASE, "", spec.commandTimeout().toNanos(), token, 0);
+    private void release(Acquirer.Held held, String name, long token) {
+        Op op = begin(Op.RELEASE, name, "", spec.commandTimeout().toNanos(), token, 0, 0);
         try {
-            if (naive != null) {
-                naive.release();
-            } else {
-                lease.release();
-            }
+            held.release();
             end(op, System.nanoTime(), Op.OK, token, 0, "");
         } catch (LockLostException e) {
             end(op, System.nanoTime(), Op.FAIL, token, 0, "lost: " + e.getMessage());
@@ -296,11 +346,8 @@ final class Worker implements Runnable {
         }
     }
 
-    private Op begin(String type, String element, Duration timeout) {
-        return begin(type, element, timeout.toNanos(), 0, 0);
-    }
-
-    private Op begin(String type, String element, long timeoutNanos, long token, long deadline) {
+    private Op begin(
+            String type, String lock, String element, long timeoutNanos, long token, long deadline, long leaseNanos) {
         Op op = new Op(
                 spec.scenario(),
                 spec.client(),
@@ -314,7 +361,9 @@ final class Worker implements Runnable {
                 deadline,
                 element,
                 timeoutNanos,
-                "");
+                "",
+                lock,
+                leaseNanos);
         history.invoked(op);
         return op;
     }

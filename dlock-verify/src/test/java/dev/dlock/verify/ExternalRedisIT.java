@@ -23,6 +23,8 @@ final class ExternalRedisIT {
             List<Scenario> scenarios = Scenario.all().stream()
                     .filter(s -> s.name().equals("network")
                             || s.name().equals("server-pause")
+                            || s.name().equals("many-names")
+                            || s.name().equals("server-errors")
                             || s.name().equals("control-release-without-owner-check"))
                     .toList();
             Report report = Verify.run(
@@ -30,8 +32,9 @@ final class ExternalRedisIT {
             System.out.print(report.text());
             assertThat(report.text())
                     .contains("user's Redis (server faults skipped")
-                    .contains("server-pause", "skipped: needs server faults");
-            assertThat(report.faults()).isEqualTo(3);
+                    .contains("server-pause", "skipped: needs server faults")
+                    .contains("server-errors");
+            assertThat(report.faults()).isEqualTo(4);
             assertThat(report.violations()).isZero();
             assertThat(report.controlsCaught()).isEqualTo(1);
             assertThat(users.pid()).isEqualTo(pid);

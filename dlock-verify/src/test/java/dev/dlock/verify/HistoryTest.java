@@ -33,7 +33,7 @@ final class HistoryTest {
 
     @Test
     void viaProxy_keepsCredentialsAndDatabase() {
-        assertThat(ScenarioRunner.viaProxy("redis://:s%40cret@10.0.0.1:6380/2", 4444))
+        assertThat(Connections.viaProxy("redis://:s%40cret@10.0.0.1:6380/2", 4444))
                 .isEqualTo("redis://:s%40cret@127.0.0.1:4444/2");
     }
 }

@@ -66,10 +66,26 @@ final class MutualExclusionCheckerTest {
 
     @Test
     void check_whenSecondHolderStartsBeforeTheFirstLeaseReportedItsLoss_reportsOverlap() {
+        Op held = acquire("a", 0, 10, 1, 1000);
         Op lost = Ops.op("a", Op.LOST, 400, 400, Op.OK, 1, 0, "", "renewal found the key gone");
-        List<Op> overlapping = List.of(acquire("a", 0, 10, 1, 1000), lost, acquire("b", 5, 300, 2, 1300));
+        List<Op> overlapping = List.of(held, lost, acquire("b", 5, 300, 2, 1300));
         assertThat(MutualExclusionChecker.check(overlapping)).hasSize(1);
-        List<Op> after = List.of(acquire("a", 0, 10, 1, 1000), lost, acquire("b", 5, 450, 2, 1450));
+        List<Op> after = List.of(held, lost, acquire("b", 5, 450, 2, 1450));
         assertThat(MutualExclusionChecker.check(after)).isEmpty();
+    }
+
+    @Test
+    void check_whenAClientTakesTheSameTokenTwice_itsSecondHoldIsJudgedOnItsOwn() {
+        // a stale grant: l1 held token 1 from 10 to 100, then "acquired" token 1 again at 300 while b held the lock
+        List<Op> history = List.of(
+                acquire("l1", 0, 10, 1, 1000),
+                release("l1", 100, 105, 1),
+                acquire("b", 110, 120, 2, 1120),
+                acquire("l1", 200, 300, 1, 1300),
+                release("l1", 350, 355, 1),
+                release("b", 400, 405, 2));
+        assertThat(MutualExclusionChecker.check(history))
+                .singleElement()
+                .satisfies(v -> assertThat(v.message()).contains("b token 2", "l1 token 1"));
     }
 }

@@ -31,6 +31,46 @@ final class Ops {
                 Op.FAIL.equals(outcome) ? FenceChecker.REJECTED : "");
     }
 
+    /** The same operation on another lock name. */
+    static Op onLock(Op op, String lock) {
+        return new Op(
+                op.scenario(),
+                op.client(),
+                op.pid(),
+                op.seq(),
+                op.type(),
+                op.invoke(),
+                op.complete(),
+                op.outcome(),
+                op.token(),
+                op.deadline(),
+                op.element(),
+                op.timeoutNanos(),
+                op.detail(),
+                lock,
+                op.leaseNanos());
+    }
+
+    /** The same operation with a lease time (ms), as an acquire records it. */
+    static Op withLease(Op op, long leaseMillis) {
+        return new Op(
+                op.scenario(),
+                op.client(),
+                op.pid(),
+                op.seq(),
+                op.type(),
+                op.invoke(),
+                op.complete(),
+                op.outcome(),
+                op.token(),
+                op.deadline(),
+                op.element(),
+                op.timeoutNanos(),
+                op.detail(),
+                op.lock(),
+                ms(leaseMillis));
+    }
+
     static Op op(
             String client,
             String type,
@@ -54,6 +94,8 @@ final class Ops {
                 deadline == 0 ? 0 : ms(deadline),
                 element,
                 ms(5000),
-                detail);
+                detail,
+                "test",
+                0);
     }
 }

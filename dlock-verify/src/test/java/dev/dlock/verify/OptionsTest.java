@@ -46,6 +46,6 @@ final class OptionsTest {
 
     @Test
     void viaProxy_refusesTlsAndSentinelUris() {
-        assertThatThrownBy(() -> ScenarioRunner.viaProxy("rediss://h:1", 2)).hasMessageContaining("redis:// URIs only");
+        assertThatThrownBy(() -> Connections.viaProxy("rediss://h:1", 2)).hasMessageContaining("redis:// URIs only");
     }
 }

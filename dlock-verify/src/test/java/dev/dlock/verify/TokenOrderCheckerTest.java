@@ -30,4 +30,15 @@ final class TokenOrderCheckerTest {
         List<Op> equal = List.of(acquire("a", 0, 10, 6, 1000), acquire("b", 11, 20, 6, 1000));
         assertThat(TokenOrderChecker.check(equal)).hasSize(1);
     }
+
+    @Test
+    void checkAcrossNames_whenOneClientGetsOneTokenForTwoNames_reportsIt() {
+        List<Op> crossed = List.of(
+                Ops.onLock(acquire("l1", 0, 10, 7, 1000), "a"),
+                Ops.onLock(acquire("l1", 200, 300, 7, 1300), "b"),
+                Ops.onLock(acquire("t1", 200, 300, 7, 1300), "c"));
+        assertThat(TokenOrderChecker.checkAcrossNames(crossed))
+                .singleElement()
+                .satisfies(v -> assertThat(v.message()).contains("l1 got token 7 for b", "for a"));
+    }
 }
