@@ -1,5 +1,6 @@
 package dev.dlock.cli;
 
+import dev.dlock.verify.Options;
 import dev.dlock.verify.VerifyMain;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,6 +45,12 @@ final class VerifyCommand implements Callable<Integer> {
             description = "History directory (default: target/dlock-verify/<seed>).")
     Path out;
 
+    @Option(
+            names = "--only",
+            paramLabel = "NAMES",
+            description = "Run only these scenarios (comma-separated, as the report names them).")
+    String only;
+
     @Override
     public Integer call() {
         List<String> args = new ArrayList<>();
@@ -62,6 +69,16 @@ final class VerifyCommand implements Callable<Integer> {
         if (out != null) {
             args.add("--out");
             args.add(out.toString());
+        }
+        if (only != null) {
+            args.add("--only");
+            args.add(only);
+        }
+        try {
+            Options.parse(args.toArray(new String[0])); // a bad scenario name is a usage error, before any run
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            return ExitCodes.USAGE;
         }
         int code = VerifyMain.run(System.out, System.err, args.toArray(new String[0]));
         return switch (code) {

@@ -12,11 +12,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code dlock verify} end to end from the packaged jar: the shipped path must find everything the torture run needs
- * (the testkit's redis-server launcher, the holder JVMs' classes, the Lua scripts) inside the one jar. The scenarios
- * themselves are tested in dlock-verify.
+ * (the testkit's redis-server launcher, the holder JVMs' classes, the Lua scripts, the negative controls' switch)
+ * inside the one jar. The full set of scenarios runs in dlock-verify's QuickTierIT; here each run takes a subset that
+ * still goes through every part of the shipped path: holder JVMs killed and paused, server-side faults (OOM, ACL,
+ * SCRIPT FLUSH) on its own servers, a control that a holder JVM runs with the switch on, and against a user's Redis
+ * the proxy's faults and a server-fault scenario that must be skipped.
  */
 final class VerifyIT {
-    /** Only catches a hang: a quick-tier run takes 75-90 s here. */
+    /** Only catches a hang: each subset takes about 30-40 s here. */
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(5);
 
     /** Stands in for the user's Redis of {@code --redis}. */
@@ -35,12 +38,20 @@ final class VerifyIT {
         users = RedisServer.builder().start();
         users.command("SET", "users-own-key", "kept");
         usersPid = users.pid();
-        withOwnServers = Cli.start(redisServerBinary(), "verify", "--out", "target/dlock-verify/cli-own-servers");
+        withOwnServers = Cli.start(
+                redisServerBinary(),
+                "verify",
+                "--only",
+                "holder-faults,server-errors,control-cross-lock-grant",
+                "--out",
+                "target/dlock-verify/cli-own-servers");
         againstUsersRedis = Cli.start(
                 redisServerBinary(),
                 "verify",
                 "--redis",
                 "redis://127.0.0.1:" + users.port(),
+                "--only",
+                "network,server-pause,control-release-without-owner-check",
                 "--out",
                 "target/dlock-verify/cli-users-redis");
     }
@@ -73,7 +84,7 @@ final class VerifyIT {
         assertThat(verify.stdout())
                 .as(verify.toString())
                 .contains("private redis-server")
-                .contains("(0 skipped), 0 violations, controls caught 3/3")
+                .contains("(0 skipped), 0 violations, controls caught 1/1")
                 .contains("RESULT: PASS")
                 .doesNotContain("control NOT CAUGHT", "skipped:");
     }
@@ -86,12 +97,24 @@ final class VerifyIT {
                 .as(verify.toString())
                 .contains("user's Redis (server faults skipped")
                 .contains("skipped: needs server faults")
-                .contains("(0 skipped), 0 violations, controls caught 3/3")
+                .contains("(0 skipped), 0 violations, controls caught 1/1")
                 .contains("RESULT: PASS")
                 .doesNotContain("control NOT CAUGHT");
         assertThat(users.isRunning()).isTrue();
         assertThat(users.pid()).as("the same redis-server, never restarted").isEqualTo(usersPid);
         assertThat(users.command("KEYS", "*")).isEqualTo(List.of("users-own-key"));
+    }
+
+    @Test
+    void verify_withAnUnknownScenario_exits64NamingIt_beforeStartingAnything() {
+        try (Cli verify = Cli.start(redisServerBinary(), "verify", "--only", "holder-faults,no-such-scenario")) {
+            assertThat(verify.waitFor(Duration.ofSeconds(60)))
+                    .as(verify.toString())
+                    .isEqualTo(64);
+            assertThat(verify.stderr())
+                    .contains("no scenario 'no-such-scenario'")
+                    .contains("holder-faults");
+        }
     }
 
     @Test

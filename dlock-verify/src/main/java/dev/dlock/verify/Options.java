@@ -1,6 +1,8 @@
 package dev.dlock.verify;
 
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -11,8 +13,9 @@ import java.util.Objects;
  * @param seed the seed of the fault schedule and of every client's choices; the report prints it
  * @param longTier run the long tier (more fault rounds, longer lease) instead of the quick one
  * @param outDir where the JSONL histories are written
+ * @param only the scenarios to run, by name; empty for all of them
  */
-public record Options(String redisUri, long seed, boolean longTier, Path outDir) {
+public record Options(String redisUri, long seed, boolean longTier, Path outDir, List<String> only) {
 
     /**
      * Validates the options.
@@ -21,18 +24,35 @@ public record Options(String redisUri, long seed, boolean longTier, Path outDir)
      * @param seed see the record component
      * @param longTier see the record component
      * @param outDir see the record component
-     * @throws NullPointerException if {@code outDir} is null
+     * @param only see the record component
+     * @throws NullPointerException if {@code outDir} or {@code only} is null
      */
     public Options {
         Objects.requireNonNull(outDir, "outDir");
+        only = List.copyOf(only);
+    }
+
+    /**
+     * Options that run every scenario.
+     *
+     * @param redisUri see the record component
+     * @param seed see the record component
+     * @param longTier see the record component
+     * @param outDir see the record component
+     * @throws NullPointerException if {@code outDir} is null
+     */
+    public Options(String redisUri, long seed, boolean longTier, Path outDir) {
+        this(redisUri, seed, longTier, outDir, List.of());
     }
 
     /** The usage text of {@link #parse(String...)}. */
-    public static final String USAGE = "usage: dlock verify [--redis URI] [--seed N] [--long] [--out DIR]\n"
-            + "  --redis URI  run client-side faults against this Redis (server faults are skipped)\n"
-            + "  --seed N     reproduce the fault schedule of an earlier run (default: random, printed)\n"
-            + "  --long       the long tier: three rounds of faults, 2 s leases\n"
-            + "  --out DIR    history directory (default: target/dlock-verify/<seed>)";
+    public static final String USAGE =
+            "usage: dlock verify [--redis URI] [--seed N] [--long] [--out DIR] [--only NAMES]\n"
+                    + "  --redis URI  run client-side faults against this Redis (server faults are skipped)\n"
+                    + "  --seed N     reproduce the fault schedule of an earlier run (default: random, printed)\n"
+                    + "  --long       the long tier: three rounds of faults, 2 s leases\n"
+                    + "  --out DIR    history directory (default: target/dlock-verify/<seed>)\n"
+                    + "  --only NAMES run only these scenarios (comma-separated names, as the report lists them)";
 
     /**
      * Parses command-line arguments (no library: the CLI wires these as {@code dlock verify}).
@@ -46,6 +66,7 @@ public record Options(String redisUri, long seed, boolean longTier, Path outDir)
         Long seed = null;
         boolean longTier = false;
         Path out = null;
+        List<String> only = List.of();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -60,11 +81,18 @@ public record Options(String redisUri, long seed, boolean longTier, Path outDir)
                 }
                 case "--long" -> longTier = true;
                 case "--out" -> out = Path.of(value(args, ++i, arg));
+                case "--only" ->
+                    only = Arrays.stream(value(args, ++i, arg).split(","))
+                            .map(String::trim)
+                            .filter(n -> !n.isEmpty())
+                            .toList();
                 default -> throw new IllegalArgumentException("unknown argument '" + arg + "'\n" + USAGE);
             }
         }
+        Verify.chosen(only); // an unknown name fails here, before anything starts
         long chosen = seed != null ? seed : System.nanoTime() & 0xFFFFFFL;
-        return new Options(redis, chosen, longTier, out != null ? out : Path.of("target", "dlock-verify", "" + chosen));
+        return new Options(
+                redis, chosen, longTier, out != null ? out : Path.of("target", "dlock-verify", "" + chosen), only);
     }
 
     private static String value(String[] args, int i, String name) {

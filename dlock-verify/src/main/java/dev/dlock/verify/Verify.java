@@ -45,7 +45,27 @@ public final class Verify {
      * @throws Exception if the run itself cannot be set up (a server does not start, a directory cannot be written)
      */
     public static Report run(Options options) throws Exception {
-        return run(options, Scenario.all());
+        return run(options, chosen(options.only()));
+    }
+
+    /**
+     * The scenarios named, in the run's order; all of them when none is named.
+     *
+     * @throws IllegalArgumentException naming a scenario that does not exist
+     */
+    static List<Scenario> chosen(List<String> names) {
+        List<Scenario> all = Scenario.all();
+        if (names.isEmpty()) {
+            return all;
+        }
+        List<String> known = all.stream().map(Scenario::name).toList();
+        for (String name : names) {
+            if (!known.contains(name)) {
+                throw new IllegalArgumentException(
+                        "--only: no scenario '" + name + "'; the scenarios are " + String.join(", ", known));
+            }
+        }
+        return all.stream().filter(s -> names.contains(s.name())).toList();
     }
 
     /** Runs only {@code scenarios} (tests use a subset). */

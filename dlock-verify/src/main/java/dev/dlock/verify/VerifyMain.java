@@ -40,7 +40,7 @@ public final class VerifyMain {
             Report report = Verify.run(options);
             out.print(report.text());
             return report.exitCode();
-        } catch (Exception e) {
+        } catch (Exception | LinkageError e) { // LinkageError: a class missing from a broken install
             err.println("dlock verify could not run: " + e);
             return 2;
         }

@@ -26,6 +26,18 @@ final class OptionsTest {
     }
 
     @Test
+    void parse_only_keepsTheNamedScenarios_andRefusesAnUnknownOne() {
+        Options options = Options.parse("--only", "holder-faults, network", "--seed", "1");
+        assertThat(options.only()).containsExactly("holder-faults", "network");
+        assertThat(Verify.chosen(options.only()))
+                .extracting(Scenario::name)
+                .containsExactly("holder-faults", "network");
+        assertThatThrownBy(() -> Options.parse("--only", "holder-faults,nope"))
+                .hasMessageContaining("no scenario 'nope'")
+                .hasMessageContaining("holder-faults");
+    }
+
+    @Test
     void parse_whenArgumentIsUnknownOrValueMissing_namesIt() {
         assertThatThrownBy(() -> Options.parse("--sed", "1")).hasMessageContaining("unknown argument '--sed'");
         assertThatThrownBy(() -> Options.parse("--seed")).hasMessageContaining("--seed needs a value");
