@@ -211,11 +211,12 @@ final class RedisLease implements Lease {
         this.loss = loss;
         client.forget(this);
         gate.lost(this);
+        // A fixed lease running out is the end its holder chose; any other loss is a fault to look into.
         Log.LOG.log(
-                System.Logger.Level.WARNING,
+                renewed ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
                 "dlock lost lock ''{0}'' (fencing token {1}): {2}",
                 keys.name(),
-                token,
+                Long.toString(token),
                 reason);
         // Each side writes its own field, then reads the other's: one of them sees both.
         CompletableFuture<LockLostException> future = lost;
