@@ -23,14 +23,20 @@ import java.util.UUID;
  */
 public final class Verify {
 
-    /** Kept strongly reachable: JUL forgets the level of a logger that was garbage collected. */
+    /**
+     * Kept strongly reachable: JUL forgets the level of a logger that was garbage collected. dlock's own logger too:
+     * the run injects the faults its warnings report (lost leases, failed renewals), and the histories and checkers,
+     * not the log, judge the outcome.
+     */
     private static final java.util.logging.Logger[] QUIET = {
-        java.util.logging.Logger.getLogger("io.lettuce"), java.util.logging.Logger.getLogger("io.netty")
+        java.util.logging.Logger.getLogger("io.lettuce"),
+        java.util.logging.Logger.getLogger("io.netty"),
+        java.util.logging.Logger.getLogger("dev.dlock")
     };
 
     private Verify() {}
 
-    /** Reconnect chatter of the Redis client would bury the one-screen report; faults cause plenty of it. */
+    /** Reconnect chatter and dlock's fault warnings would bury the one-screen report; faults cause plenty of both. */
     static void quietClientLogs() {
         for (java.util.logging.Logger logger : QUIET) {
             logger.setLevel(java.util.logging.Level.OFF);

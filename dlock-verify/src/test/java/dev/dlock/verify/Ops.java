@@ -33,6 +33,15 @@ final class Ops {
 
     /** The same operation on another lock name. */
     static Op onLock(Op op, String lock) {
+        return with(op, lock, op.leaseNanos());
+    }
+
+    /** The same operation with a lease time (ms), as an acquire records it. */
+    static Op withLease(Op op, long leaseMillis) {
+        return with(op, op.lock(), ms(leaseMillis));
+    }
+
+    private static Op with(Op op, String lock, long leaseNanos) {
         return new Op(
                 op.scenario(),
                 op.client(),
@@ -48,27 +57,7 @@ final class Ops {
                 op.timeoutNanos(),
                 op.detail(),
                 lock,
-                op.leaseNanos());
-    }
-
-    /** The same operation with a lease time (ms), as an acquire records it. */
-    static Op withLease(Op op, long leaseMillis) {
-        return new Op(
-                op.scenario(),
-                op.client(),
-                op.pid(),
-                op.seq(),
-                op.type(),
-                op.invoke(),
-                op.complete(),
-                op.outcome(),
-                op.token(),
-                op.deadline(),
-                op.element(),
-                op.timeoutNanos(),
-                op.detail(),
-                op.lock(),
-                ms(leaseMillis));
+                leaseNanos);
     }
 
     static Op op(
