@@ -73,6 +73,7 @@ public final class RedisLockClient implements LockClient {
             Duration commandTimeout,
             int maxNameLength,
             Ticker ticker,
+            ScheduledExecutorService schedulerOrNull,
             Executor callbackExecutor,
             Controls controls) {
         this.transport = transport;
@@ -84,13 +85,7 @@ public final class RedisLockClient implements LockClient {
         this.commandTimeout = commandTimeout;
         this.maxNameLength = maxNameLength;
         this.ticker = ticker;
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "dlock-timer-" + clientId.substring(0, 8));
-            t.setDaemon(true);
-            return t;
-        });
-        timer.setRemoveOnCancelPolicy(true);
-        this.scheduler = timer;
+        this.scheduler = schedulerOrNull != null ? schedulerOrNull : timer(clientId);
         this.controls = controls;
         if (callbackExecutor != null) {
             this.callbacks = callbackExecutor;
@@ -112,6 +107,17 @@ public final class RedisLockClient implements LockClient {
         this.watchdog = new Watchdog(this);
         long interval = Math.max(1, leaseMillis / 3);
         scheduler.scheduleWithFixedDelay(this::watchdogTick, interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    /** The client's one timer thread: watchdog rounds, wait timeouts and refreshes, lease expiry. */
+    private static ScheduledExecutorService timer(String clientId) {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "dlock-timer-" + clientId.substring(0, 8));
+            t.setDaemon(true);
+            return t;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
     }
 
     /**
@@ -172,6 +178,7 @@ public final class RedisLockClient implements LockClient {
                 timeout,
                 maxNameLength,
                 Ticker.SYSTEM,
+                null,
                 callbackExecutor,
                 controls);
         ServerChecks.warnOnEviction(client, masked);
@@ -180,6 +187,19 @@ public final class RedisLockClient implements LockClient {
 
     /** A client on a given transport and clock, for unit tests that script both. */
     static RedisLockClient on(Transport transport, long leaseMillis, Ticker ticker, Executor callbacks) {
+        return on(transport, leaseMillis, ticker, null, callbacks);
+    }
+
+    /**
+     * A client on a given transport, clock and scheduler (null: its own timer thread), for unit tests
+     * that move time by hand.
+     */
+    static RedisLockClient on(
+            Transport transport,
+            long leaseMillis,
+            Ticker ticker,
+            ScheduledExecutorService scheduler,
+            Executor callbacks) {
         return new RedisLockClient(
                 transport,
                 "redis://test",
@@ -188,6 +208,7 @@ public final class RedisLockClient implements LockClient {
                 Duration.ofSeconds(2),
                 512,
                 ticker,
+                scheduler,
                 callbacks,
                 Controls.NONE);
     }

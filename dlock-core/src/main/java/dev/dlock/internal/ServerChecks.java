@@ -16,6 +16,9 @@ final class ServerChecks {
     static void warnOnEviction(RedisLockClient client, String maskedUri) {
         client.eval(Scripts.SERVER_POLICY, new String[0], new String[0]).whenComplete((reply, error) -> {
             if (error != null) {
+                if (client.isClosed()) {
+                    return; // closed right after connecting: nothing to warn about
+                }
                 Log.LOG.log(
                         System.Logger.Level.INFO,
                         "dlock could not read the eviction policy of {0} ({1}); make sure it is noeviction",
