@@ -18,7 +18,7 @@ import java.util.Optional;
  * <p>This class is thread-safe; it holds nothing but its client.
  */
 public final class LockAdmin {
-    private static final Script STATUS = Scripts.load("admin-status", Script.Reply.ARRAY);
+    private static final Script STATUS = Scripts.loadWithCommon("admin-status", Script.Reply.ARRAY);
     private static final Script SCAN = Scripts.load("admin-scan", Script.Reply.ARRAY);
     private static final Script FORCE_RELEASE = Scripts.loadWithCommon("admin-force-release", Script.Reply.ARRAY);
     private static final Script PURGE = Scripts.load("admin-purge", Script.Reply.INTEGER);

@@ -12,7 +12,7 @@ final class Scripts {
     static final Script RELEASE = loadWithCommon("release", Script.Reply.INTEGER);
     static final Script PASS = loadWithCommon("pass", Script.Reply.INTEGER);
     static final Script RENEW = load("renew", Script.Reply.ARRAY);
-    static final Script INFO = load("info", Script.Reply.ARRAY);
+    static final Script INFO = loadWithCommon("info", Script.Reply.ARRAY);
     static final Script SERVER_POLICY = load("server-policy", Script.Reply.ARRAY);
 
     private Scripts() {}

@@ -13,6 +13,7 @@
 -- The first write of the take path (SET of the counter) and of the busy path (ZADD) are the ones
 -- Redis checks against maxmemory, so under OOM nothing is written: no token is burned.
 -- A key of another type makes HGET or GET fail with WRONGTYPE before anything is written.
+local QUEUE, LEAVE = '1', '2' -- ARGV[3], as Acquisition names them ('0' is a plain try)
 local holder = redis.call('HGET', KEYS[1], 'owner')
 if holder == ARGV[1] and redis.call('HEXISTS', KEYS[1], 'granted') == 1 then
   redis.call('HDEL', KEYS[1], 'granted')
@@ -21,7 +22,7 @@ if holder == ARGV[1] and redis.call('HEXISTS', KEYS[1], 'granted') == 1 then
   return tonumber(redis.call('HGET', KEYS[1], 'token'))
 end
 if holder and holder ~= ARGV[1] then
-  if ARGV[3] == '1' then
+  if ARGV[3] == QUEUE then
     local t = redis.call('TIME')
     local ttl = tonumber(ARGV[4])
     redis.call('ZADD', KEYS[3], 'NX', micros(t), ARGV[1])
@@ -29,7 +30,7 @@ if holder and holder ~= ARGV[1] then
     for i = 3, 4 do
       if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
     end
-  elseif ARGV[3] == '2' then
+  elseif ARGV[3] == LEAVE then
     leave_queue(KEYS[3], KEYS[4], ARGV[1])
   end
   return -2 - redis.call('PTTL', KEYS[1])

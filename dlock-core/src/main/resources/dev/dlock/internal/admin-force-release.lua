@@ -3,10 +3,8 @@
 -- KEYS[1] lock hash   KEYS[2] fencing counter   KEYS[3] queue   KEYS[4] queue entries
 -- Returns {1, pttl ms, token, 1 if handed over else 0, holder id} when a lock was deleted,
 --         {0, 0, 0, 1 if handed over else 0} when it was free.
-local kind = redis.call('TYPE', KEYS[1]).ok
-if kind ~= 'none' and kind ~= 'hash' then
-  return redis.error_reply('WRONGTYPE dlock lock key ' .. KEYS[1] .. ' holds a ' .. kind .. ', not a dlock hash')
-end
+local wrong = wrong_lock_type(KEYS[1])
+if wrong then return wrong end
 local holder = redis.call('HGET', KEYS[1], 'owner')
 if not holder then
   return {0, 0, 0, hand_off(KEYS[1], KEYS[2], KEYS[3], KEYS[4]) and 1 or 0}

@@ -2,10 +2,8 @@
 -- KEYS[1] lock hash   KEYS[2] fencing counter   KEYS[3] waiters' queue
 -- Returns {pttl ms (-2 when free), token of holder or last issued (0 if unknown),
 --          acquires queued for a hand-off, holder id (absent when free)}.
-local kind = redis.call('TYPE', KEYS[1]).ok
-if kind ~= 'none' and kind ~= 'hash' then
-  return redis.error_reply('WRONGTYPE dlock lock key ' .. KEYS[1] .. ' holds a ' .. kind .. ', not a dlock hash')
-end
+local wrong = wrong_lock_type(KEYS[1])
+if wrong then return wrong end
 local waiters = redis.call('ZCARD', KEYS[3])
 local holder = redis.call('HGET', KEYS[1], 'owner')
 if holder then

@@ -1,6 +1,8 @@
--- Shared by acquire.lua, release.lua and admin-force-release.lua (Scripts.load puts it before them).
--- The key layout (LockKeys): lock = prefix:{name}. Each client waits on its own channel per lock,
--- the lock key + ':wake:' + its client id, the part of an owner id before the first ':'.
+-- Shared by acquire, release, pass, info, admin-status and admin-force-release (Scripts.loadWithCommon puts
+-- it before them).
+-- The key layout (LockKeys): lock = prefix:{name} (prefix:^{hex} for a name starting with '}'). Each
+-- client waits on its own channel per lock: the lock key + ':wake:' + its client id, the part of an
+-- owner id before the first ':' (LateGrantIT pins this against the Java side).
 local function channel_of(lock, owner) return lock .. ':wake:' .. string.match(owner, '^[^:]*') end
 
 -- How long a fencing counter outlives the last token of its name (7 days; docs/fencing.md).
@@ -13,6 +15,16 @@ local MAX_TOKEN = 9007199254740991
 -- when the sorted set had the owner).
 local function leave_queue(queue, entries, owner)
   if redis.call('ZREM', queue, owner) == 1 then redis.call('HDEL', entries, owner) end
+end
+
+-- The error reply for a lock key that holds another type than dlock's hash, or nil: scripts that
+-- only read check first, so an operator learns what holds the key instead of a bare WRONGTYPE.
+local function wrong_lock_type(key)
+  local kind = redis.call('TYPE', key).ok
+  if kind ~= 'none' and kind ~= 'hash' then
+    return redis.error_reply('WRONGTYPE dlock lock key ' .. key .. ' holds a ' .. kind .. ', not a dlock hash')
+  end
+  return nil
 end
 
 -- Server time {seconds, microseconds} to milliseconds and microseconds.

@@ -1,9 +1,7 @@
 -- Reads a lock's state. KEYS[1] lock hash   KEYS[2] fencing counter
 -- Returns {pttl ms (-2 when free), token of holder or last issued (0 if unknown), holder id}.
-local kind = redis.call('TYPE', KEYS[1]).ok
-if kind ~= 'none' and kind ~= 'hash' then
-  return redis.error_reply('WRONGTYPE dlock lock key ' .. KEYS[1] .. ' holds a ' .. kind .. ', not a dlock hash')
-end
+local wrong = wrong_lock_type(KEYS[1])
+if wrong then return wrong end
 local holder = redis.call('HGET', KEYS[1], 'owner')
 if holder then
   return {redis.call('PTTL', KEYS[1]), tonumber(redis.call('HGET', KEYS[1], 'token') or '0'), holder}
