@@ -1,5 +1,6 @@
 package dev.dlock;
 
+import dev.dlock.internal.ClientOptions;
 import dev.dlock.internal.RedisLockClient;
 import dev.dlock.spi.TransportFactory;
 import java.time.Duration;
@@ -193,7 +194,7 @@ public interface LockClient extends AutoCloseable {
          * @throws LockException if no transport is on the class path
          */
         public LockClient build() {
-            return RedisLockClient.create(
+            return RedisLockClient.create(ClientOptions.of(
                     redisUri,
                     leaseTime,
                     keyPrefix,
@@ -201,7 +202,7 @@ public interface LockClient extends AutoCloseable {
                     clientName,
                     transport,
                     MAX_NAME_LENGTH,
-                    callbackExecutor);
+                    callbackExecutor));
         }
     }
 }

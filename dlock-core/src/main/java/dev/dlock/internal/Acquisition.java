@@ -197,7 +197,7 @@ final class Acquisition {
         String[] args = mode.equals(QUEUE)
                 ? new String[] {owner, leaseArg, mode, entryArg, waitId()}
                 : new String[] {owner, leaseArg, mode, entryArg};
-        client.eval(Scripts.ACQUIRE, scriptKeys, args).whenComplete((reply, error) -> {
+        client.scripts().eval(Scripts.ACQUIRE, scriptKeys, args).whenComplete((reply, error) -> {
             if (error != null) {
                 finish(null, error);
             } else {
@@ -318,7 +318,7 @@ final class Acquisition {
             client.waitRoom().leave(waiter);
         }
         if (error != null) {
-            RuntimeException failure = client.translate(error, keys.lock());
+            RuntimeException failure = client.scripts().translate(error, keys.lock());
             if (failure instanceof LockConnectionException || queued) {
                 // A try that timed out may have reached Redis and taken the lock, or queued us, after all
                 // (a timeout says nothing about the server); and an earlier queueing try left an entry

@@ -283,11 +283,11 @@ final class Gate {
     private CompletableFuture<Boolean> pass(RedisLease lease) {
         long sentAt = client.ticker().nanos();
         String[] args = {lease.owner(), client.leaseArg(lease.leaseMillis()), BLOCK_ARG};
-        return client.eval(Scripts.PASS, keys.scriptKeys(), args).handle((reply, error) -> {
+        return client.scripts().eval(Scripts.PASS, keys.scriptKeys(), args).handle((reply, error) -> {
             if (error != null) {
                 client.releaseAsync(lease); // owner-checked; Redis runs it after the pass
                 promote();
-                throw client.translate(error, keys.lock());
+                throw client.scripts().translate(error, keys.lock());
             }
             long token = (Long) reply;
             if (token > 0) {

@@ -56,9 +56,11 @@ public final class LockAdmin {
      */
     public LockState status(String name) {
         LockKeys keys = keys(name);
-        List<?> reply = (List<?>) client.await(
-                client.eval(STATUS, new String[] {keys.lock(), keys.fence(), keys.queue()}, new String[0]),
-                keys.lock());
+        List<?> reply = (List<?>) client.scripts()
+                .await(
+                        client.scripts()
+                                .eval(STATUS, new String[] {keys.lock(), keys.fence(), keys.queue()}, new String[0]),
+                        keys.lock());
         long pttl = (Long) reply.get(0);
         Optional<String> holder = reply.size() > 3 ? Optional.of((String) reply.get(3)) : Optional.empty();
         return new LockState(name, holder, Math.max(0, pttl), (Long) reply.get(1), (Long) reply.get(2));
@@ -82,9 +84,12 @@ public final class LockAdmin {
         List<LockState> held = new ArrayList<>();
         String cursor = "0";
         do {
-            List<?> page = (List<?>) client.await(
-                    client.eval(SCAN, new String[0], new String[] {cursor, match, SCAN_COUNT, LockKeys.QUEUE_SUFFIX}),
-                    match);
+            List<?> page = (List<?>) client.scripts()
+                    .await(
+                            client.scripts().eval(SCAN, new String[0], new String[] {
+                                cursor, match, SCAN_COUNT, LockKeys.QUEUE_SUFFIX
+                            }),
+                            match);
             cursor = (String) page.get(0);
             for (Object entry : page.subList(1, page.size())) {
                 List<?> lock = (List<?>) entry;
@@ -115,8 +120,8 @@ public final class LockAdmin {
      */
     public ForcedRelease forceRelease(String name) {
         LockKeys keys = keys(name);
-        List<?> reply =
-                (List<?>) client.await(client.eval(FORCE_RELEASE, keys.scriptKeys(), new String[0]), keys.lock());
+        List<?> reply = (List<?>) client.scripts()
+                .await(client.scripts().eval(FORCE_RELEASE, keys.scriptKeys(), new String[0]), keys.lock());
         boolean handedOver = (Long) reply.get(3) == 1L;
         if ((Long) reply.get(0) == 0L) {
             return new ForcedRelease(Optional.empty(), handedOver);
@@ -140,7 +145,8 @@ public final class LockAdmin {
      */
     public long purge(String name) {
         LockKeys keys = keys(name);
-        return (Long) client.await(client.eval(PURGE, keys.scriptKeys(), new String[0]), keys.lock());
+        return (Long)
+                client.scripts().await(client.scripts().eval(PURGE, keys.scriptKeys(), new String[0]), keys.lock());
     }
 
     /**

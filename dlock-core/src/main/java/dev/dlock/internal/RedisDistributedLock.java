@@ -226,7 +226,7 @@ final class RedisDistributedLock implements DistributedLock {
                     }
                     interrupted = true;
                 } catch (ExecutionException e) {
-                    throw client.translate(e.getCause(), keys.lock());
+                    throw client.scripts().translate(e.getCause(), keys.lock());
                 }
             }
         } finally {
@@ -262,8 +262,10 @@ final class RedisDistributedLock implements DistributedLock {
     @Override
     public LockInfo info() {
         client.checkOpen();
-        List<?> reply = (List<?>) client.await(
-                client.eval(Scripts.INFO, new String[] {keys.lock(), keys.fence()}, new String[0]), keys.lock());
+        List<?> reply = (List<?>) client.scripts()
+                .await(
+                        client.scripts().eval(Scripts.INFO, new String[] {keys.lock(), keys.fence()}, new String[0]),
+                        keys.lock());
         long pttl = (Long) reply.get(0);
         long token = (Long) reply.get(1);
         Optional<String> holder = reply.size() > 2 ? Optional.of((String) reply.get(2)) : Optional.empty();

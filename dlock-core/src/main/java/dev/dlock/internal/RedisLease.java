@@ -159,7 +159,7 @@ final class RedisLease implements Lease {
         }
         if (state == State.HELD && deadline - ticker.nanos() > 0) {
             long sentAt = ticker.nanos();
-            if (client.await(client.renewNow(this), keys.lock())) {
+            if (client.scripts().await(client.renewNow(this), keys.lock())) {
                 renewed(sentAt);
                 if (deadline - ticker.nanos() >= margin) {
                     return;
@@ -282,7 +282,7 @@ final class RedisLease implements Lease {
         }
         if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
             client.forget(this);
-            boolean released = client.await(gate.release(this), keys.lock());
+            boolean released = client.scripts().await(gate.release(this), keys.lock());
             if (!released) {
                 lossReported = true;
                 throw new LockLostException(

@@ -2,24 +2,14 @@ package dev.dlock.internal;
 
 import dev.dlock.DistributedLock;
 import dev.dlock.LockClient;
-import dev.dlock.LockConnectionException;
 import dev.dlock.LockException;
-import dev.dlock.LockServerException;
-import dev.dlock.spi.RedisReplyException;
-import dev.dlock.spi.Script;
 import dev.dlock.spi.Transport;
 import dev.dlock.spi.TransportConfig;
-import dev.dlock.spi.TransportFactory;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.ServiceLoader;
 import java.util.UUID;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -42,6 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class RedisLockClient implements LockClient {
 
     private final Transport transport;
+    private final ScriptRunner scripts;
     private final String maskedUri;
     private final String clientId = UUID.randomUUID().toString();
     private final long leaseMillis;
@@ -77,6 +68,7 @@ public final class RedisLockClient implements LockClient {
             Executor callbackExecutor,
             Controls controls) {
         this.transport = transport;
+        this.scripts = new ScriptRunner(transport, maskedUri, commandTimeout);
         this.maskedUri = maskedUri;
         this.leaseMillis = leaseMillis;
         this.leaseMillisArg = Long.toString(leaseMillis);
@@ -134,54 +126,29 @@ public final class RedisLockClient implements LockClient {
     }
 
     /**
-     * Validates the builder's options, then connects. Called by {@code LockClient.Builder}.
+     * Connects a client with validated options. Called by {@code LockClient.Builder}.
      *
-     * @param redisUri the URI
-     * @param leaseTime the lease time of renewed leases
-     * @param keyPrefix the key prefix
-     * @param commandTimeout the command timeout
-     * @param clientName the connection name
-     * @param factory the transport, or null to discover one
-     * @param maxNameLength the longest lock name
-     * @param callbackExecutor runs completions of asynchronous acquires and loss listeners; null for
-     *     the client's own
+     * @param options the options, validated
      * @return the connected client
+     * @throws dev.dlock.LockConnectionException if Redis cannot be reached
+     * @throws LockException if no transport on the class path supports the URI
      */
-    public static LockClient create(
-            String redisUri,
-            Duration leaseTime,
-            String keyPrefix,
-            Duration commandTimeout,
-            String clientName,
-            TransportFactory factory,
-            int maxNameLength,
-            Executor callbackExecutor) {
-        String masked = checkUri(redisUri);
-        Duration lease = Args.leaseTime("leaseTime", leaseTime);
-        Controls controls = Controls.fromSystemProperty();
-        Args.notBlank("keyPrefix", keyPrefix);
-        if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
-            throw new IllegalArgumentException("keyPrefix must not contain braces, was " + keyPrefix);
-        }
-        Duration timeout = Args.positive("commandTimeout", commandTimeout);
-        Args.notBlank("clientName", clientName);
-        if (clientName.chars().anyMatch(c -> c <= ' ')) {
-            throw new IllegalArgumentException("clientName must not contain spaces, was '" + clientName + "'");
-        }
-        TransportFactory chosen = factory != null ? factory : discover(redisUri, masked);
-        Transport transport = chosen.connect(new TransportConfig(redisUri, masked, timeout, clientName));
+    public static LockClient create(ClientOptions options) {
+        Transport transport = options.transport()
+                .connect(new TransportConfig(
+                        options.redisUri(), options.maskedUri(), options.commandTimeout(), options.clientName()));
         RedisLockClient client = new RedisLockClient(
                 transport,
-                masked,
-                lease.toMillis(),
-                keyPrefix,
-                timeout,
-                maxNameLength,
+                options.maskedUri(),
+                options.leaseTime().toMillis(),
+                options.keyPrefix(),
+                options.commandTimeout(),
+                options.maxNameLength(),
                 Ticker.SYSTEM,
                 null,
-                callbackExecutor,
-                controls);
-        ServerChecks.warnOnEviction(client, masked);
+                options.callbackExecutor(),
+                options.controls());
+        ServerChecks.warnOnEviction(client, options.maskedUri());
         return client;
     }
 
@@ -211,58 +178,6 @@ public final class RedisLockClient implements LockClient {
                 scheduler,
                 callbacks,
                 Controls.NONE);
-    }
-
-    /** The highest-priority transport on the class path that supports the URI (ties: class path order). */
-    static TransportFactory discover(String redisUri, String masked) {
-        TransportFactory best = null;
-        boolean any = false;
-        for (TransportFactory f : ServiceLoader.load(TransportFactory.class, RedisLockClient.class.getClassLoader())) {
-            any = true;
-            if (f.supports(redisUri) && (best == null || f.priority() > best.priority())) {
-                best = f;
-            }
-        }
-        if (best == null) {
-            throw new LockException(
-                    any
-                            ? "no dlock transport on the class path supports " + masked
-                                    + " (dlock-resp: redis:// and rediss://; dlock-lettuce: also redis-sentinel://)"
-                            : "no dlock transport on the class path: add dev.dlock:dlock-resp or dev.dlock:dlock-lettuce");
-        }
-        return best;
-    }
-
-    /** Checks the URI before any I/O and returns it with the password masked. */
-    static String checkUri(String redisUri) {
-        if (redisUri == null || redisUri.isBlank()) {
-            throw new IllegalArgumentException("redisUri must not be null or blank");
-        }
-        URI uri;
-        try {
-            uri = new URI(redisUri);
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("redisUri is not a URI: " + e.getMessage(), e);
-        }
-        String scheme = uri.getScheme();
-        if (scheme == null || !(scheme.equals("redis") || scheme.equals("rediss") || scheme.equals("redis-sentinel"))) {
-            throw new IllegalArgumentException(
-                    "redisUri must start with redis://, rediss:// or redis-sentinel://, was " + mask(uri, redisUri));
-        }
-        if (uri.getHost() == null) {
-            throw new IllegalArgumentException("redisUri has no host: " + mask(uri, redisUri));
-        }
-        return mask(uri, redisUri);
-    }
-
-    private static String mask(URI uri, String raw) {
-        String userInfo = uri.getRawUserInfo();
-        if (userInfo == null) {
-            return raw;
-        }
-        int colon = userInfo.indexOf(':');
-        String maskedInfo = colon >= 0 ? userInfo.substring(0, colon) + ":***" : "***";
-        return raw.replace(userInfo + "@", maskedInfo + "@");
     }
 
     @Override
@@ -331,6 +246,11 @@ public final class RedisLockClient implements LockClient {
 
     Ticker ticker() {
         return ticker;
+    }
+
+    /** Runs the scripts and turns their failures into dlock's exceptions. */
+    ScriptRunner scripts() {
+        return scripts;
     }
 
     Controls controls() {
@@ -410,14 +330,6 @@ public final class RedisLockClient implements LockClient {
         return leaseMillis == this.leaseMillis ? entryMillisArg : Long.toString(Acquisition.entryMillis(leaseMillis));
     }
 
-    CompletableFuture<Object> eval(Script script, String[] keys, String[] args) {
-        try {
-            return transport.eval(script, keys, args);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-    }
-
     RedisLease newLease(
             LockKeys keys, String owner, long token, long leaseMillis, boolean renewed, long sentAt, Gate gate) {
         RedisLease lease = new RedisLease(this, keys, owner, token, leaseMillis, renewed, ticker, sentAt, gate);
@@ -489,7 +401,7 @@ public final class RedisLockClient implements LockClient {
 
     /** Owner-checked release; also takes the owner out of the lock's queue if it waits there. */
     CompletableFuture<Boolean> releaseOwner(LockKeys keys, String owner) {
-        return eval(Scripts.RELEASE, keys.scriptKeys(), new String[] {owner})
+        return scripts.eval(Scripts.RELEASE, keys.scriptKeys(), new String[] {owner})
                 .thenApply(reply -> ((Long) reply) >= 1L); // 2: released and handed over
     }
 
@@ -511,58 +423,6 @@ public final class RedisLockClient implements LockClient {
                 }
             });
         }
-    }
-
-    /** Waits for a command's reply, bounded by the command timeout, and translates failures. */
-    <T> T await(CompletableFuture<T> future, String key) {
-        try {
-            return future.get(commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockException("interrupted while waiting for Redis about " + key, e);
-        } catch (ExecutionException e) {
-            throw translate(e.getCause(), key);
-        } catch (TimeoutException e) {
-            throw new LockConnectionException(maskedUri, "no answer within " + commandTimeout + " about " + key, e);
-        }
-    }
-
-    /** Maps a transport failure to dlock's exceptions, naming the key. */
-    RuntimeException translate(Throwable error, String key) {
-        while (error instanceof CompletionException || error instanceof ExecutionException) {
-            if (error.getCause() == null) {
-                break;
-            }
-            error = error.getCause();
-        }
-        if (error instanceof CancellationException c) {
-            return c;
-        }
-        if (error instanceof RedisReplyException reply) {
-            String message = reply.getMessage() == null ? "" : reply.getMessage();
-            if (message.contains("WRONGTYPE")) {
-                return new LockServerException(
-                        key,
-                        "the lock key '" + key + "' holds a value of another type; nothing was changed (Redis: "
-                                + message + ")",
-                        reply);
-            }
-            if (message.startsWith("OOM") || message.contains("OOM command not allowed")) { // 6.2 prefixes "-OOM"
-                return new LockServerException(
-                        key,
-                        "Redis is out of memory (maxmemory reached) and refused to write '" + key
-                                + "'; nothing was written (Redis: " + message + ")",
-                        reply);
-            }
-            return new LockServerException(key, "Redis refused the command on '" + key + "': " + message, reply);
-        }
-        if (error instanceof LockException e) {
-            return e;
-        }
-        if (error instanceof IllegalArgumentException e) {
-            return e;
-        }
-        return new LockConnectionException(maskedUri, "command on '" + key + "' failed: " + error, error);
     }
 
     /** How many lock names have a gate in this client (tests: idle gates go). */

@@ -58,7 +58,8 @@ final class Watchdog {
     /** Renews one lease now (a thread re-entering it); true when Redis still had it for its owner. */
     CompletableFuture<Boolean> renewNow(RedisLease lease) {
         String[] args = {client.leaseArg(lease.leaseMillis()), lease.owner()};
-        return client.eval(Scripts.RENEW, new String[] {lease.keys().lock()}, args)
+        return client.scripts()
+                .eval(Scripts.RENEW, new String[] {lease.keys().lock()}, args)
                 .thenApply(reply -> ((Long) ((List<?>) reply).get(0)) == 1L);
     }
 
@@ -72,7 +73,7 @@ final class Watchdog {
             args[i + 1] = lease.owner();
         }
         long sentAt = client.ticker().nanos();
-        client.eval(Scripts.RENEW, keys, args).whenComplete((reply, error) -> {
+        client.scripts().eval(Scripts.RENEW, keys, args).whenComplete((reply, error) -> {
             if (error != null) {
                 // Retried next round; the deadline check marks a lease lost if it keeps failing.
                 Log.LOG.log(

@@ -30,10 +30,10 @@ final class ArgsTest {
 
     @Test
     void checkUri_masksPassword_andRejectsOtherSchemes() {
-        assertThat(RedisLockClient.checkUri("redis://:pw@host:1/0")).isEqualTo("redis://:***@host:1/0");
-        assertThat(RedisLockClient.checkUri("rediss://user:pw@host")).isEqualTo("rediss://user:***@host");
-        assertThatThrownBy(() -> RedisLockClient.checkUri("http://host")).hasMessageContaining("redisUri");
-        assertThatThrownBy(() -> RedisLockClient.checkUri("")).hasMessageContaining("redisUri");
+        assertThat(ClientOptions.checkUri("redis://:pw@host:1/0")).isEqualTo("redis://:***@host:1/0");
+        assertThat(ClientOptions.checkUri("rediss://user:pw@host")).isEqualTo("rediss://user:***@host");
+        assertThatThrownBy(() -> ClientOptions.checkUri("http://host")).hasMessageContaining("redisUri");
+        assertThatThrownBy(() -> ClientOptions.checkUri("")).hasMessageContaining("redisUri");
     }
 
     @Test

@@ -37,13 +37,13 @@ final class DiscoveryTest {
 
     @Test
     void theHigherPriority_winsWhereItApplies_whateverTheClassPathOrder() {
-        assertThat(RedisLockClient.discover("redis://h:1", "redis://h:1")).isInstanceOf(StandaloneOnly.class);
-        assertThat(RedisLockClient.discover("rediss://h:1", "rediss://h:1")).isInstanceOf(StandaloneOnly.class);
+        assertThat(ClientOptions.discover("redis://h:1", "redis://h:1")).isInstanceOf(StandaloneOnly.class);
+        assertThat(ClientOptions.discover("rediss://h:1", "rediss://h:1")).isInstanceOf(StandaloneOnly.class);
     }
 
     @Test
     void aUriTheHigherOneRefuses_goesToAnotherThatTakesIt() {
-        assertThat(RedisLockClient.discover("redis-sentinel://h:26379/m", "redis-sentinel://h:26379/m"))
+        assertThat(ClientOptions.discover("redis-sentinel://h:26379/m", "redis-sentinel://h:26379/m"))
                 .isInstanceOf(Everywhere.class);
     }
 }
