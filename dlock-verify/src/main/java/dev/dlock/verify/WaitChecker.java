@@ -10,8 +10,9 @@ import java.util.List;
  * and a long wait is not refused while no fault is near.
  *
  * <ul>
- *   <li><b>Idle while waited for.</b> No stretch longer than {@link #idleBoundNanos TTL/2 + 250 ms} in which some
- *       acquire of the lock is waiting and no hold of it is recorded. A hold is the interval of checker 1; an acquire
+ *   <li><b>Idle while waited for.</b> No stretch longer than {@link #idleBoundNanos TTL/2 + 250 ms} (plus twice the
+ *       slowest fenced read or write of any client within a second of it: a stalled host slows every client's round
+ *       trips alike) in which some acquire of the lock is waiting and no hold of it is recorded. A hold is the interval of checker 1; an acquire
  *       whose outcome is unknown through a timeout or lost connection may have taken the lock unseen and counts as a
  *       hold from its invocation until its lease time after its end (an error reply of the server does not: the
  *       script did not run, or the client must clean up after it). This catches a lock granted to a waiter that has
@@ -99,8 +100,8 @@ final class WaitChecker {
         }
         List<long[]> idle = subtract(merge(waiting), merge(held));
         idle = subtract(idle, merge(excused));
-        long bound = idleBoundNanos(ttlNanos);
         for (long[] stretch : idle) {
+            long bound = idleBoundNanos(ttlNanos) + 2 * slowestRoundTrip(history, stretch);
             if (stretch[1] - stretch[0] > bound) {
                 violations.add(new Violation(
                         Checker.LIVENESS,
@@ -109,6 +110,24 @@ final class WaitChecker {
                                 lockOf(history), (stretch[1] - stretch[0]) / 1e6, stretch[0], bound / 1e6)));
             }
         }
+    }
+
+    /**
+     * The longest single round trip (a fenced read or write) that any client made within a second of {@code stretch}:
+     * a host that stalls its client processes stretches every wait by as much, and a waiter needs at least one round
+     * trip after the lock is free. On a quiet host this is a few milliseconds.
+     */
+    static long slowestRoundTrip(List<Op> history, long[] stretch) {
+        long slowest = 0;
+        for (Op op : history) {
+            if ((op.is(Op.READ) || op.is(Op.WRITE))
+                    && op.complete() != Long.MAX_VALUE
+                    && op.complete() > stretch[0] - 1_000_000_000L
+                    && op.invoke() < stretch[1] + 1_000_000_000L) {
+                slowest = Math.max(slowest, op.complete() - op.invoke());
+            }
+        }
+        return slowest;
     }
 
     private static String lockOf(List<Op> history) {

@@ -45,6 +45,26 @@ final class WaitCheckerTest {
     }
 
     @Test
+    void check_whenTheHostStalledItsClients_allowsTwiceTheSlowestRoundTripNearTheStretch() {
+        // the same 1000 ms idle stretch, but a client's fenced write took 150 ms just before it: bound 750 + 300 ms
+        List<Op> stalled = List.of(
+                acquire("a", 0, 10, 1, 1000),
+                Ops.write("a", -60, 90, Op.OK, 1, "x"),
+                release("a", 100, 105, 1),
+                acquire("b", 50, 1100, 2, 2100),
+                release("b", 1200, 1205, 2));
+        assertThat(WaitChecker.check(stalled, TTL)).isEmpty();
+        // 1100 ms idle exceeds even that
+        List<Op> longer = List.of(
+                acquire("a", 0, 10, 1, 1000),
+                Ops.write("a", -60, 90, Op.OK, 1, "x"),
+                release("a", 100, 105, 1),
+                acquire("b", 50, 1200, 2, 2200),
+                release("b", 1300, 1305, 2));
+        assertThat(WaitChecker.check(longer, TTL)).singleElement();
+    }
+
+    @Test
     void check_whenAnUnknownAcquireMayHaveHeldTheLock_itCoversItsLeaseTime() {
         List<Op> timedOut = new ArrayList<>(List.of(
                 Ops.withLease(waiting("c", 0, 100, Op.UNKNOWN, "LockConnectionException: timeout"), 1000),
