@@ -13,6 +13,7 @@ final class FreshHoldCheckerTest {
     void check_whenEveryAcquireReturnsWithHalfItsLeaseLeft_findsNothing() {
         List<Op> history = List.of(
                 withLease(acquire("a", 0, 10, 1, 110), 200), // exactly half of 200 ms left
+                withLease(acquire("d", 0, 10, 4, 90), 200), // 80 ms: the worker looked 20 ms late
                 withLease(acquire("b", 0, 10, 2, 1000), 1000),
                 Ops.op("c", Op.ACQUIRE, 0, 10, Op.FAIL, 0, 0, "", "busy"));
         assertThat(FreshHoldChecker.check(history)).isEmpty();
@@ -20,10 +21,10 @@ final class FreshHoldCheckerTest {
 
     @Test
     void check_whenALeaseReturnsWithLessThanHalfLeft_reportsIt() {
-        List<Op> history = List.of(withLease(acquire("l2", 0, 300, 7, 390), 200));
+        List<Op> history = List.of(withLease(acquire("l2", 0, 300, 7, 379), 200));
         assertThat(FreshHoldChecker.check(history))
                 .singleElement()
-                .satisfies(v -> assertThat(v.message()).contains("l2", "token 7", "90.0 ms of its 200 ms"));
+                .satisfies(v -> assertThat(v.message()).contains("l2", "token 7", "79.0 ms of its 200 ms"));
     }
 
     @Test
