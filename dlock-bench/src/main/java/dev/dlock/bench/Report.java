@@ -14,6 +14,10 @@ final class Report {
     static final String COMMAND =
             "mvn -q -B -DskipTests -pl dlock-bench -am package && java -jar dlock-bench/target/dlock-bench.jar";
 
+    /** The last line of the page: where the figures of earlier suites are. */
+    static final String HISTORY_POINTER =
+            "Earlier suites and the before/after figures of changes to the core: [benchmarks-history.md](benchmarks-history.md).\n";
+
     private Report() {}
 
     /** One console line per measurement, printed as the suite goes. */
@@ -64,11 +68,8 @@ final class Report {
         ringCeiling(md, runs, rings);
         md.append(Notes.TEXT);
         failures(md, ms);
-        // Hand-written before/after figures of core changes survive the rewrite of this page.
-        Path history = docs.resolve("benchmarks-history.md");
-        if (Files.exists(history)) {
-            md.append('\n').append(Files.readString(history));
-        }
+        // The page is the latest suite only; earlier suites and before/after figures are kept by hand.
+        md.append('\n').append(HISTORY_POINTER);
         Files.writeString(docs.resolve("benchmarks.md"), md.toString());
         Chart.write(docs.resolve("benchmarks.png"), runs);
     }
