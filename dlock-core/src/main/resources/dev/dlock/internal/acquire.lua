@@ -2,7 +2,7 @@
 -- caller for a direct hand-off by the release (FIFO by first queueing) or take it out of the queue.
 -- KEYS[1] lock hash {owner, token[, granted]}   KEYS[2] fencing counter (string)
 -- KEYS[3] queue (zset: owner -> server time in µs of its first queueing)
--- KEYS[4] queue entries (hash: owner -> "<expiry ms> <lease ms>", server time)
+-- KEYS[4] queue entries (hash: owner -> "<expiry ms> <lease ms> <wait id>", server time)
 -- ARGV[1] owner id  ARGV[2] lease ms  ARGV[3] '0' try, '1' try and queue when busy, '2' try and
 -- leave the queue when busy  ARGV[4] queue entry lifetime ms  ARGV[5] (mode '1') the wait's id, which
 -- the hand-off message names so that only this wait accepts it

@@ -181,8 +181,8 @@ final class Worker implements Runnable {
         } finally {
             release(held, name, token);
         }
-        // think time: a releasing thread that tries again at once barges past every woken remote waiter (the lock is
-        // not fair), and the holder JVMs the faults need would starve
+        // think time: a releasing thread that tries again at once takes the lock before any remote waiter that has not
+        // queued yet (FIFO holds among queued waiters only), and the holder JVMs the faults need would starve
         pause(Duration.ofNanos((long) (random.nextDouble() * spec.holdMax().toNanos() / 2)));
     }
 
