@@ -38,7 +38,7 @@ final class AdminIT {
     void status_whenFree_exits1WithDocumentedJson() {
         Cli status = Cli.run("status", "--redis", server().uri(), "free-one", "--json");
         assertThat(status.exitCode()).as(status.toString()).isEqualTo(1);
-        Map<String, Object> json = MiniJson.object(status.stdout());
+        Map<String, Object> json = StrictJson.object(status.stdout());
         assertThat(json).containsOnlyKeys("name", "held", "holder", "remainingMillis", "fencingToken", "waiters");
         assertThat(json)
                 .containsEntry("name", "free-one")
@@ -62,7 +62,7 @@ final class AdminIT {
 
             Cli status = Cli.run("status", "--redis", server().uri(), "held-one", "--json");
             assertThat(status.exitCode()).as(status.toString()).isZero();
-            Map<String, Object> json = MiniJson.object(status.stdout());
+            Map<String, Object> json = StrictJson.object(status.stdout());
             assertThat(json)
                     .containsEntry("name", "held-one")
                     .containsEntry("held", true)
@@ -89,7 +89,7 @@ final class AdminIT {
 
             Cli list = Cli.run("list", "--redis", server().uri(), "app-*", "--json");
             assertThat(list.exitCode()).as(list.toString()).isZero();
-            Map<String, Object> json = MiniJson.object(list.stdout());
+            Map<String, Object> json = StrictJson.object(list.stdout());
             assertThat(json).containsOnlyKeys("pattern", "count", "locks");
             assertThat(json).containsEntry("pattern", "app-*").containsEntry("count", 2L);
             @SuppressWarnings("unchecked")

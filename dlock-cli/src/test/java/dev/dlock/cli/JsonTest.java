@@ -15,13 +15,13 @@ final class JsonTest {
         assertThat(json)
                 .isEqualTo("{\"name\":\"a\\\"b\\\\c\\n\",\"held\":false,\"holder\":null,\"remainingMillis\":0,"
                         + "\"fencingToken\":7,\"waiters\":2}");
-        assertThat(MiniJson.object(json)).containsEntry("name", "a\"b\\c\n");
+        assertThat(StrictJson.object(json)).containsEntry("name", "a\"b\\c\n");
     }
 
     @Test
     void list_wrapsLocksWithPatternAndCount() {
         LockState held = new LockState("x", Optional.of("id:lease-1"), 1500, 42, 0);
-        assertThat(MiniJson.object(Json.list("*", List.of(held, held))))
+        assertThat(StrictJson.object(Json.list("*", List.of(held, held))))
                 .containsEntry("pattern", "*")
                 .containsEntry("count", 2L);
     }
