@@ -1,8 +1,5 @@
 package dev.dlock.testkit;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -30,17 +27,13 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 public final class RedisExtension
         implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver {
 
-    private final boolean aof;
-    private final String password;
-    private final List<String> extraArgs;
+    private final RedisServer.Builder serverBuilder; // a copy: later calls on the extension's builder leave it alone
 
     private RedisServer server; // guarded by this
     private String ownerId; // unique id of the extension context that started the server; guarded by this
 
     private RedisExtension(Builder builder) {
-        this.aof = builder.aof;
-        this.password = builder.password;
-        this.extraArgs = List.copyOf(builder.extraArgs);
+        this.serverBuilder = builder.serverBuilder.copy();
     }
 
     /**
@@ -144,11 +137,7 @@ public final class RedisExtension
     }
 
     private void startFor(ExtensionContext context) {
-        RedisServer.Builder builder = RedisServer.builder().aof(aof).extraArgs(extraArgs.toArray(new String[0]));
-        if (password != null) {
-            builder.password(password);
-        }
-        server = builder.start();
+        server = serverBuilder.start();
         ownerId = context.getUniqueId();
     }
 
@@ -164,15 +153,13 @@ public final class RedisExtension
     }
 
     /**
-     * Configures a {@link RedisExtension}; the options mirror {@link RedisServer.Builder}.
+     * Configures a {@link RedisExtension}; the options are those of {@link RedisServer.Builder}, which it delegates to.
      *
      * <p>Not thread-safe; use one builder per thread.
      */
     public static final class Builder {
 
-        private boolean aof;
-        private String password;
-        private final List<String> extraArgs = new ArrayList<>();
+        private final RedisServer.Builder serverBuilder = RedisServer.builder();
 
         private Builder() {}
 
@@ -183,7 +170,7 @@ public final class RedisExtension
          * @return this builder
          */
         public Builder aof(boolean aof) {
-            this.aof = aof;
+            serverBuilder.aof(aof);
             return this;
         }
 
@@ -195,10 +182,7 @@ public final class RedisExtension
          * @throws IllegalArgumentException if {@code password} is empty
          */
         public Builder password(String password) {
-            if (Objects.requireNonNull(password, "password").isEmpty()) {
-                throw new IllegalArgumentException("password must not be empty");
-            }
-            this.password = password;
+            serverBuilder.password(password);
             return this;
         }
 
@@ -209,9 +193,7 @@ public final class RedisExtension
          * @return this builder
          */
         public Builder extraArgs(String... args) {
-            for (String arg : args) {
-                extraArgs.add(Objects.requireNonNull(arg, "extra argument"));
-            }
+            serverBuilder.extraArgs(args);
             return this;
         }
 

@@ -375,6 +375,16 @@ public final class RedisServer implements AutoCloseable {
             return this;
         }
 
+        /** Returns a builder with the same settings, unaffected by later calls on this one. */
+        Builder copy() {
+            Builder copy = new Builder();
+            copy.aof = aof;
+            copy.password = password;
+            copy.extraArgs.addAll(extraArgs);
+            copy.binary = binary;
+            return copy;
+        }
+
         /** Test hook: use this binary instead of {@link RedisServer#resolveBinary()}. */
         Builder binary(Path binary) {
             this.binary = binary;
