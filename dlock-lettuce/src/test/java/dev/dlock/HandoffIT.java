@@ -97,7 +97,7 @@ final class HandoffIT {
                 }
             });
             waiter.start();
-            awaitQueued("dlock:{gu}:q", 1);
+            WaitQueue.awaitSize(redis.server(), "gu", 1);
             waiter.interrupt();
             waiter.join(5000);
             assertThat(waiter.isAlive()).isFalse();
@@ -113,20 +113,12 @@ final class HandoffIT {
             Lease held = a.lock("cl").acquire();
             LockClient b = LockClient.connect(redis.server().uri());
             var waiting = b.lock("cl").acquireAsync(Duration.ofSeconds(60));
-            awaitQueued("dlock:{cl}:q", 1);
+            WaitQueue.awaitSize(redis.server(), "cl", 1);
             b.close();
             assertThat(waiting).failsWithin(Duration.ofSeconds(5));
             assertThat(redis.server().command("EXISTS", "dlock:{cl}:q")).isEqualTo(0L);
             held.release();
             assertThat(redis.server().command("EXISTS", "dlock:{cl}")).isEqualTo(0L);
-        }
-    }
-
-    private void awaitQueued(String queue, long size) throws InterruptedException {
-        long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!Long.valueOf(size).equals(redis.server().command("ZCARD", queue))) {
-            assertThat(System.nanoTime() - until).as("queued in time").isNegative();
-            Thread.sleep(10);
         }
     }
 
@@ -138,9 +130,9 @@ final class HandoffIT {
                 LockClient two = LockClient.connect(redis.server().uri())) {
             Lease held = holder.lock("ch").acquire();
             var first = one.lock("ch").acquireAsync(Duration.ofSeconds(30));
-            awaitQueued("dlock:{ch}:q", 1);
+            WaitQueue.awaitSize(redis.server(), "ch", 1);
             var second = two.lock("ch").acquireAsync(Duration.ofSeconds(30));
-            awaitQueued("dlock:{ch}:q", 2);
+            WaitQueue.awaitSize(redis.server(), "ch", 2);
             List<Object> numsub = (List<Object>) redis.server()
                     .command(
                             "PUBSUB",

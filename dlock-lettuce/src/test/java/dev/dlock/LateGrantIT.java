@@ -71,7 +71,7 @@ final class LateGrantIT {
             waiterClient.lock(name).lock();
             return waiterClient.lock(name).info().fencingToken();
         });
-        awaitQueued(name);
+        WaitQueue.awaitSize(redis.server(), name, 1);
         held.release();
         taken.get(10, TimeUnit.SECONDS);
         String[] grant = heard.poll(10, TimeUnit.SECONDS);
@@ -86,19 +86,11 @@ final class LateGrantIT {
         thread.submit(() -> waiterClient.lock(name).unlock()).get(10, TimeUnit.SECONDS);
     }
 
-    private void awaitQueued(String name) throws InterruptedException {
-        long until = System.nanoTime() + Timing.scaled(Duration.ofSeconds(10)).toNanos();
-        while (!Long.valueOf(1).equals(redis.server().command("ZCARD", "dlock:{" + name + "}:q"))) {
-            assertThat(System.nanoTime() - until).as("queued in time").isNegative();
-            Thread.sleep(5);
-        }
-    }
-
     /** The thread waits for {@code name}, held by the other client, and the late grant is published. */
     private void assertLateGrantIgnored(String name, String[] lateGrant) throws Exception {
         Lease other = holderClient.lock(name).acquire();
         Future<Boolean> waiting = thread.submit(() -> waiterClient.lock(name).tryLock(3, TimeUnit.SECONDS));
-        awaitQueued(name);
+        WaitQueue.awaitSize(redis.server(), name, 1);
         redis.server().command("PUBLISH", lateGrant[0], lateGrant[1]);
         boolean took;
         try {

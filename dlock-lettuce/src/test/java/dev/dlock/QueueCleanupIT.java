@@ -41,14 +41,6 @@ final class QueueCleanupIT {
         return LockClient.builder().redisUri(server.uri()).leaseTime(leaseTime).build();
     }
 
-    private void awaitQueued(String name, long n) throws InterruptedException {
-        long until = System.nanoTime() + Timing.scaled(Duration.ofSeconds(10)).toNanos();
-        while (!Long.valueOf(n).equals(server.command("ZCARD", "dlock:{" + name + "}:q"))) {
-            assertThat(System.nanoTime() - until).as(n + " queued in time").isNegative();
-            Thread.sleep(2);
-        }
-    }
-
     @Test
     void waiterWhoseRefreshRanOutOfMemory_leavesTheQueue_soTheReleaseDoesNotHandItTheLock() throws Exception {
         try (LockClient holder = client(Duration.ofSeconds(10));
@@ -58,7 +50,7 @@ final class QueueCleanupIT {
                     .tryAcquire(Duration.ZERO, Duration.ofSeconds(10))
                     .orElseThrow();
             Future<Lease> waiting = threads.submit(() -> waiter.lock("oom").acquire());
-            awaitQueued("oom", 1);
+            WaitQueue.awaitSize(server, "oom", 1);
 
             server.command("CONFIG", "SET", "maxmemory-policy", "noeviction");
             server.command("SET", "filler", "x".repeat(2 * 1024 * 1024));

@@ -47,14 +47,6 @@ final class ShortLeaseIT {
         clients.forEach(LockClient::close);
     }
 
-    private static void awaitQueued(String name) throws InterruptedException {
-        long until = System.nanoTime() + Timing.scaled(Duration.ofSeconds(10)).toNanos();
-        while (!Long.valueOf(1).equals(redis.server().command("ZCARD", "dlock:{" + name + "}:q"))) {
-            assertThat(System.nanoTime() - until).as("queued in time").isNegative();
-            Thread.sleep(2);
-        }
-    }
-
     /**
      * A 200 ms lease waits behind a holder whose key lives 5 s; the holder releases 280 ms after the
      * waiter queued, longer than the waiter's lease but before its next queue refresh.
@@ -84,7 +76,7 @@ final class ShortLeaseIT {
             lock.unlock();
             return held0 && excluded;
         });
-        awaitQueued("s1");
+        WaitQueue.awaitSize(redis.server(), "s1", 1);
         Thread.sleep(280);
         held.release();
         assertThat(inside.get(10, TimeUnit.SECONDS))
@@ -93,7 +85,7 @@ final class ShortLeaseIT {
 
         held = other.lock("s1").tryAcquire(Duration.ZERO, Duration.ofSeconds(5)).orElseThrow();
         Future<Lease> lease = threads.submit(() -> shortLeases.lock("s1").acquire());
-        awaitQueued("s1");
+        WaitQueue.awaitSize(redis.server(), "s1", 1);
         Thread.sleep(280);
         held.release();
         Lease got = lease.get(10, TimeUnit.SECONDS);

@@ -23,10 +23,10 @@ final class WakeOneIT {
             List<CompletableFuture<Lease>> waiters = new ArrayList<>();
             List<String> names = List.of("a1", "a2", "b1", "b2");
             waiters.add(a.lock("w1").acquireAsync(Duration.ofSeconds(60)));
-            awaitQueued(server, 1); // a1 queues in Redis first; a2 lines up behind it inside client a
+            WaitQueue.awaitSize(server, "w1", 1); // a1 queues in Redis first; a2 lines up behind it inside client a
             waiters.add(a.lock("w1").acquireAsync(Duration.ofSeconds(60)));
             waiters.add(b.lock("w1").acquireAsync(Duration.ofSeconds(60)));
-            awaitQueued(server, 2);
+            WaitQueue.awaitSize(server, "w1", 2);
             waiters.add(b.lock("w1").acquireAsync(Duration.ofSeconds(60)));
             Thread.sleep(100);
             // one queue entry per client, however many of its acquires wait
@@ -50,21 +50,13 @@ final class WakeOneIT {
             for (int i = 1; i < 4; i++) {
                 // the other client's next acquire queues only after its previous release's reply; a
                 // release before that finds no one queued and rightly relays inside the releaser
-                awaitQueued(server, 1);
+                WaitQueue.awaitSize(server, "w1", 1);
                 current.release();
                 current = next(waiters, handed);
                 order.add(names.get(waiters.indexOf(done(waiters, current))));
             }
             current.release();
             assertThat(order).containsExactly("a1", "b1", "a2", "b2");
-        }
-    }
-
-    private static void awaitQueued(RedisServer server, long n) throws InterruptedException {
-        long until = System.nanoTime() + Timing.scaled(Duration.ofSeconds(10)).toNanos();
-        while (!Long.valueOf(n).equals(server.command("ZCARD", "dlock:{w1}:q"))) {
-            assertThat(System.nanoTime() - until).as(n + " queued in time").isNegative();
-            Thread.sleep(5);
         }
     }
 

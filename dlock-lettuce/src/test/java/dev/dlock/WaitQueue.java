@@ -1,0 +1,23 @@
+package dev.dlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dlock.testkit.RedisServer;
+import dev.dlock.testkit.Timing;
+import java.time.Duration;
+
+/** A lock's wait queue in Redis ({@code dlock:{name}:q}, one entry per waiting client), as the ITs wait on it. */
+final class WaitQueue {
+    private WaitQueue() {}
+
+    /** Polls the queue of lock {@code name} until it holds {@code clients} entries; fails after a scaled 10 s. */
+    static void awaitSize(RedisServer server, String name, long clients) throws InterruptedException {
+        long until = System.nanoTime() + Timing.scaled(Duration.ofSeconds(10)).toNanos();
+        while (!Long.valueOf(clients).equals(server.command("ZCARD", "dlock:{" + name + "}:q"))) {
+            assertThat(System.nanoTime() - until)
+                    .as("%d queued for %s in time", clients, name)
+                    .isNegative();
+            Thread.sleep(2);
+        }
+    }
+}
