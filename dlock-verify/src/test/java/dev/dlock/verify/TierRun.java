@@ -1,0 +1,41 @@
+package dev.dlock.verify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * One tier of the torture run as its IT starts it: the seed from {@code -Ddlock.verify.seed}, else random; only the
+ * scenarios named in {@code -Ddlock.verify.only=name,name}, else all of them.
+ *
+ * @param seed the seed the run used, for the failure messages
+ * @param allScenarios whether every scenario ran (no {@code -Ddlock.verify.only})
+ * @param report the run's report, already printed
+ */
+record TierRun(long seed, boolean allScenarios, Report report) {
+
+    static TierRun start(boolean longTier) throws Exception {
+        long seed = Long.getLong("dlock.verify.seed", System.nanoTime() & 0xFFFFFFL);
+        String only = System.getProperty("dlock.verify.only", "");
+        List<Scenario> scenarios = Scenario.all().stream()
+                .filter(s -> only.isEmpty() || List.of(only.split(",")).contains(s.name()))
+                .toList();
+        Path out = Path.of("target", "dlock-verify", (longTier ? "long-" : "quick-") + seed);
+        Report report = Verify.run(new Options(null, seed, longTier, out), scenarios);
+        System.out.print(report.text());
+        return new TierRun(seed, only.isEmpty(), report);
+    }
+
+    /** Every negative control was caught, nothing else was found, no fault was skipped, and the run exits 0. */
+    void assertClean() {
+        assertThat(report.controlsCaught())
+                .as("controls caught, seed %d:%n%s", seed, report)
+                .isEqualTo(report.controls());
+        assertThat(report.violations())
+                .as("violations, seed %d:%n%s", seed, report)
+                .isZero();
+        assertThat(report.skippedFaults()).as("skipped faults:%n%s", report).isZero();
+        assertThat(report.exitCode()).isZero();
+    }
+}
