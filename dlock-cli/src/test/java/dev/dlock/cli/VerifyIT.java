@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
  * (the testkit's redis-server launcher, the holder JVMs' classes, the Lua scripts, the negative controls' switch)
  * inside the one jar. The full set of scenarios runs in dlock-verify's QuickTierIT; here each run takes a subset that
  * still goes through every part of the shipped path: holder JVMs killed and paused, server-side faults (OOM, ACL,
- * SCRIPT FLUSH) on its own servers, a control that a holder JVM runs with the switch on, and against a user's Redis
+ * SCRIPT FLUSH) on its own servers, a control whose clients run with the library's switch on (beside a holder JVM), and
+ * against a user's Redis
  * the proxy's faults and a server-fault scenario that must be skipped.
  */
 final class VerifyIT {

@@ -147,11 +147,33 @@ record Scenario(
     }
 
     /** A control of a defect of dlock-core itself, re-introduced by {@code -Ddlock.unsafe.control} in one client. */
+    /**
+     * A control that turns a fixed defect of dlock-core back on ({@code dlock.unsafe.control}). Its defect shows only
+     * when a race goes its way, so it runs for {@code acquires}: long enough that a miss by chance is far less likely
+     * than one in a million runs (rates in docs/verification.md), since a control that is not caught fails the run.
+     */
     static Scenario unsafeControl(
-            String name, List<Client> workers, int lockNames, int holderJvms, Checker caughtBy, String text) {
+            String name,
+            List<Client> workers,
+            int lockNames,
+            int holderJvms,
+            int acquires,
+            Checker caughtBy,
+            String text) {
         List<String> names = lockNames == 1 ? List.of(name) : List.of(name + "-a", name + "-b");
         return new Scenario(
-                name, names, List.of(), Worker.Variant.HONEST, true, false, 0, workers, 60, caughtBy, text, List.of());
+                name,
+                names,
+                List.of(),
+                Worker.Variant.HONEST,
+                true,
+                false,
+                holderJvms,
+                workers,
+                acquires,
+                caughtBy,
+                text,
+                List.of());
     }
 
     /** The scenarios of one run, in order; the AOF restart comes late so earlier ones run on an unrestarted server. */
@@ -199,6 +221,7 @@ record Scenario(
                                 Client.of("s1", Style.SHORT_FIXED, Via.DIRECT, 1, 0)),
                         2,
                         1,
+                        300,
                         Checker.TOKEN_ORDER,
                         ""),
                 unsafeControl(
@@ -207,10 +230,14 @@ record Scenario(
                                 Client.of("l2", Style.THREAD, Via.OWN, 0)
                                         .lease(SHORT_CLIENT_LEASE)
                                         .unsafe("expired-handoff"),
+                                Client.of("l4", Style.THREAD, Via.OWN, 0)
+                                        .lease(SHORT_CLIENT_LEASE)
+                                        .unsafe("expired-handoff"),
                                 Client.of("t1", Style.LEASE, Via.DIRECT, 0),
                                 Client.of("t2", Style.LEASE, Via.OWN, 0)),
                         1,
                         0,
+                        300,
                         Checker.FRESH_HOLD,
                         ""));
     }
