@@ -63,7 +63,6 @@ final class Acquisition {
     private final String leaseArg;
     private final String entryArg;
     private final long refreshNanos;
-    private final long marginNanos; // the least validity an acquire returns with: half the lease
     private final boolean checkValidity; // off only for Controls.expiredHandoff
     private String waitId; // made when it first queues
     private final String[] scriptKeys;
@@ -103,7 +102,6 @@ final class Acquisition {
             refreshMillis = Math.min(refreshMillis, leaseMillis / 3);
         }
         this.refreshNanos = TimeUnit.MILLISECONDS.toNanos(refreshMillis);
-        this.marginNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis) / 2;
         this.scriptKeys = keys.scriptKeys();
         this.renewed = renewed;
         this.gate = gate;
@@ -273,9 +271,7 @@ final class Acquisition {
 
     private void take(long token, long sentAt) {
         if (checkValidity
-                && RedisLease.deadlineFrom(sentAt, leaseMillis)
-                                - client.ticker().nanos()
-                        < marginNanos) {
+                && !RedisLease.hasMargin(sentAt, leaseMillis, client.ticker().nanos())) {
             revalidate();
             return;
         }

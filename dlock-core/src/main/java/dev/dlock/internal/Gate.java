@@ -241,7 +241,7 @@ final class Gate {
                     promoteAfter = true;
                 } else if (nextToken <= lastToken
                         && now - checkedAt < CHECK_NANOS
-                        && lease.deadline() - now > TimeUnit.MILLISECONDS.toNanos(lease.leaseMillis()) / 2) {
+                        && lease.deadline() - now > RedisLease.marginNanos(lease.leaseMillis())) {
                     line.poll();
                     relayTo = head;
                     relayed = client.relayLease(lease, nextToken++);
@@ -305,10 +305,9 @@ final class Gate {
         RedisLease relayed = null;
         synchronized (this) {
             head = headLocked();
-            long left = RedisLease.deadlineFrom(sentAt, from.leaseMillis())
-                    - client.ticker().nanos();
             // Like every acquire, a relay hands over at least half a lease (a slow pass reply would not).
-            boolean valid = left >= TimeUnit.MILLISECONDS.toNanos(from.leaseMillis()) / 2
+            boolean valid = RedisLease.hasMargin(
+                            sentAt, from.leaseMillis(), client.ticker().nanos())
                     || client.controls().expiredHandoff();
             if (head != null && relayable(from, head) && valid) {
                 line.poll();

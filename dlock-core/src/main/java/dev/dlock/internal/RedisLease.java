@@ -113,6 +113,19 @@ final class RedisLease implements Lease {
         return sentAt + leaseNanos - leaseNanos / 100 - 2_000_000L;
     }
 
+    /** The least validity any acquire returns a hold with: half its lease (docs/waiting.md). */
+    static long marginNanos(long leaseMillis) {
+        return leaseMillis * 500_000L;
+    }
+
+    /**
+     * Whether a hold whose expiry was last set by a command sent at {@code sentAt} still has the
+     * margin at {@code now}.
+     */
+    static boolean hasMargin(long sentAt, long leaseMillis, long now) {
+        return deadlineFrom(sentAt, leaseMillis) - now >= marginNanos(leaseMillis);
+    }
+
     LockKeys keys() {
         return keys;
     }
@@ -153,7 +166,7 @@ final class RedisLease implements Lease {
      * @throws LockLostException if the hold is lost or cannot be shown valid for that long
      */
     void confirmForReentry() {
-        long margin = leaseMillis * 500_000L; // half the lease, in nanoseconds
+        long margin = marginNanos(leaseMillis);
         if (state == State.HELD && deadline - ticker.nanos() >= margin) {
             return;
         }

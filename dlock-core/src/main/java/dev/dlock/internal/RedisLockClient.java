@@ -55,6 +55,7 @@ public final class RedisLockClient implements LockClient {
     private final Executor callbacks;
     private final ExecutorService ownCallbacks; // null when the application gave the executor
     private final AtomicLong waitIds = new AtomicLong();
+    private final Executor callbackRunner = this::callback; // one for every acquireAsync, not one each
 
     private RedisLockClient(
             Transport transport,
@@ -275,7 +276,7 @@ public final class RedisLockClient implements LockClient {
     }
 
     Executor callbackExecutor() {
-        return this::callback;
+        return callbackRunner;
     }
 
     /** A new wait id, unique in this client: the hand-off message names it (WaitRoom). */
