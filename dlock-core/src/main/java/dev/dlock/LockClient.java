@@ -1,7 +1,6 @@
 package dev.dlock;
 
 import dev.dlock.internal.ClientOptions;
-import dev.dlock.internal.RedisLockClient;
 import dev.dlock.spi.TransportFactory;
 import java.time.Duration;
 import java.util.concurrent.Executor;
@@ -56,6 +55,15 @@ public interface LockClient extends AutoCloseable {
      * @throws IllegalStateException if the client is closed
      */
     DistributedLock lock(String name);
+
+    /**
+     * Returns the operator view of this client's locks: status, list, force unlock ({@link
+     * LockAdmin}). Cheap: no I/O; it shares this client's connection.
+     *
+     * @return the admin view
+     * @throws IllegalStateException if the client is closed
+     */
+    LockAdmin admin();
 
     /**
      * Returns this client's random id, the prefix of every owner id it writes to Redis.
@@ -194,15 +202,16 @@ public interface LockClient extends AutoCloseable {
          * @throws LockException if no transport is on the class path
          */
         public LockClient build() {
-            return RedisLockClient.create(ClientOptions.of(
-                    redisUri,
-                    leaseTime,
-                    keyPrefix,
-                    commandTimeout,
-                    clientName,
-                    transport,
-                    MAX_NAME_LENGTH,
-                    callbackExecutor));
+            return ClientOptions.of(
+                            redisUri,
+                            leaseTime,
+                            keyPrefix,
+                            commandTimeout,
+                            clientName,
+                            transport,
+                            MAX_NAME_LENGTH,
+                            callbackExecutor)
+                    .connect();
         }
     }
 }

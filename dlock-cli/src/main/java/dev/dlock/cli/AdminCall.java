@@ -4,7 +4,7 @@ import dev.dlock.LockConnectionException;
 import dev.dlock.LockException;
 import java.util.function.Supplier;
 
-/** Runs a {@link dev.dlock.internal.LockAdmin} call, mapping its failures to dlock's exit codes. */
+/** Runs a {@link dev.dlock.LockAdmin} call, mapping its failures to dlock's exit codes. */
 final class AdminCall {
     private AdminCall() {}
 

@@ -1,9 +1,9 @@
 package dev.dlock.cli;
 
+import dev.dlock.LockAdmin;
 import dev.dlock.LockAuthenticationException;
 import dev.dlock.LockClient;
 import dev.dlock.LockConnectionException;
-import dev.dlock.internal.LockAdmin;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
@@ -104,9 +104,9 @@ final class DemoCommand implements Callable<Integer> {
             client = redis.connect(ttl, "--ttl");
         }
         RedisClient raw = RedisClient.create(redis.uri());
-        try (LockClient admin = client;
+        try (LockClient owned = client;
                 StatefulRedisConnection<String, String> connection = raw.connect()) {
-            return run(LockAdmin.of(admin), connection.sync(), admin.redisUri());
+            return run(owned.admin(), connection.sync(), owned.redisUri());
         } finally {
             for (Process process : processes) {
                 process.destroyForcibly();

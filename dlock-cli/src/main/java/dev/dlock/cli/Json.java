@@ -1,6 +1,6 @@
 package dev.dlock.cli;
 
-import dev.dlock.internal.LockAdmin.LockState;
+import dev.dlock.LockAdmin.LockState;
 import java.util.List;
 
 /** A tiny JSON writer for the shapes documented in docs/cli.md; no dependency needed. */
@@ -12,7 +12,7 @@ final class Json {
         return "{\"name\":" + string(state.name())
                 + ",\"held\":" + state.isHeld()
                 + ",\"holder\":" + state.holderId().map(Json::string).orElse("null")
-                + ",\"remainingMillis\":" + state.remainingMillis()
+                + ",\"remainingMillis\":" + state.remaining().toMillis()
                 + ",\"fencingToken\":" + state.fencingToken()
                 + ",\"waiters\":" + state.waiters() + "}";
     }

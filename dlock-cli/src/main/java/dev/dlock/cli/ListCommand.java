@@ -1,8 +1,7 @@
 package dev.dlock.cli;
 
+import dev.dlock.LockAdmin.LockState;
 import dev.dlock.LockClient;
-import dev.dlock.internal.LockAdmin;
-import dev.dlock.internal.LockAdmin.LockState;
 import java.io.PrintStream;
 import java.util.Comparator;
 import java.util.List;
@@ -41,7 +40,7 @@ final class ListCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (LockClient client = redis.connect()) {
-            List<LockState> locks = AdminCall.run(() -> LockAdmin.of(client).list(pattern), "PATTERN");
+            List<LockState> locks = AdminCall.run(() -> client.admin().list(pattern), "PATTERN");
             locks = locks.stream().sorted(Comparator.comparing(LockState::name)).toList();
             PrintStream out = System.out;
             if (json) {
@@ -57,7 +56,7 @@ final class ListCommand implements Callable<Integer> {
                 out.printf(
                         "%-30s %-12s %-18d %-8d %s%n",
                         lock.name(),
-                        Durations.format(lock.remainingMillis()),
+                        Durations.format(lock.remaining().toMillis()),
                         lock.fencingToken(),
                         lock.waiters(),
                         lock.holderId().orElse(""));

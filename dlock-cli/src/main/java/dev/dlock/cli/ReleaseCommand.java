@@ -1,9 +1,8 @@
 package dev.dlock.cli;
 
+import dev.dlock.LockAdmin.ForcedUnlock;
+import dev.dlock.LockAdmin.LockState;
 import dev.dlock.LockClient;
-import dev.dlock.internal.LockAdmin;
-import dev.dlock.internal.LockAdmin.ForcedRelease;
-import dev.dlock.internal.LockAdmin.LockState;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,7 +33,7 @@ final class ReleaseCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (LockClient client = redis.connect()) {
-            ForcedRelease forced = AdminCall.run(() -> LockAdmin.of(client).forceRelease(name), "NAME");
+            ForcedUnlock forced = AdminCall.run(() -> client.admin().forceUnlock(name), "NAME");
             String next = forced.handedOver() ? "handed it to the next queued waiter" : "no waiter was queued";
             if (forced.removed().isEmpty()) {
                 System.out.println("lock '" + name + "' was not held; nothing removed; " + next);
@@ -44,7 +43,7 @@ final class ReleaseCommand implements Callable<Integer> {
             System.out.println("removed lock '" + name + "': holder "
                     + lock.holderId().orElseThrow()
                     + ", fencing token " + lock.fencingToken() + ", remaining TTL "
-                    + Durations.format(lock.remainingMillis()) + "; " + next);
+                    + Durations.format(lock.remaining().toMillis()) + "; " + next);
             return ExitCodes.OK;
         }
     }

@@ -1,8 +1,7 @@
 package dev.dlock.cli;
 
+import dev.dlock.LockAdmin.LockState;
 import dev.dlock.LockClient;
-import dev.dlock.internal.LockAdmin;
-import dev.dlock.internal.LockAdmin.LockState;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -34,14 +33,15 @@ final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (LockClient client = redis.connect()) {
-            LockState state = AdminCall.run(() -> LockAdmin.of(client).status(name), "NAME");
+            LockState state = AdminCall.run(() -> client.admin().status(name), "NAME");
             PrintStream out = System.out;
             if (json) {
                 out.println(Json.lock(state));
             } else if (state.isHeld()) {
                 out.println("lock '" + name + "' is held");
                 out.println("  holder:        " + state.holderId().orElseThrow());
-                out.println("  remaining TTL: " + Durations.format(state.remainingMillis()));
+                out.println(
+                        "  remaining TTL: " + Durations.format(state.remaining().toMillis()));
                 out.println("  fencing token: " + state.fencingToken());
                 out.println("  waiters:       " + state.waiters());
             } else {

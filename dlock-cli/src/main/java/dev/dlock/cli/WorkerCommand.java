@@ -2,9 +2,9 @@ package dev.dlock.cli;
 
 import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
+import dev.dlock.LockAdmin;
 import dev.dlock.LockClient;
 import dev.dlock.LockException;
-import dev.dlock.internal.LockAdmin;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -75,7 +75,7 @@ final class WorkerCommand implements Callable<Integer> {
         RedisClient raw = RedisClient.create(redis.uri());
         try (LockClient client = redis.connect(ttl, "--ttl");
                 StatefulRedisConnection<String, String> connection = raw.connect()) {
-            LockAdmin admin = LockAdmin.of(client);
+            LockAdmin admin = client.admin();
             String[] keys = {admin.keyBeside(name, "counter"), admin.keyBeside(name, "accepted")};
             RedisCommands<String, String> commands = connection.sync();
             DistributedLock lock = client.lock(name);

@@ -41,8 +41,6 @@ final class Acquisition {
     private static final String TRY = "0";
     private static final String QUEUE = "1";
     private static final String LEAVE = "2";
-    private static final long MIN_ENTRY_MILLIS = 1_000;
-    private static final long MAX_ENTRY_MILLIS = 5_000;
     private static final VarHandle SETTLED;
     private static final VarHandle CLAIMED;
 
@@ -56,7 +54,7 @@ final class Acquisition {
         }
     }
 
-    private final RedisLockClient client;
+    private final Acquirer shared; // what the acquisitions of this client share
     private final LockKeys keys;
     private final String owner;
     private final long leaseMillis;
@@ -69,7 +67,7 @@ final class Acquisition {
     private String channel; // this client's wake-up channel for this lock, built when first needed
     private final boolean renewed;
     private final Gate gate;
-    private final Gate.Turn turn; // told the outcome through gate.actorDone
+    private final Turn turn; // told the outcome through gate.actorDone
     private final long deadline; // ticker nanos, or FOREVER
     // Created only by cancel(); finish() and cancel() each write their side, then read the other's.
     private volatile CompletableFuture<Void> settled;
@@ -81,49 +79,34 @@ final class Acquisition {
     private WaitRoom.Waiter waiter;
     private ScheduledFuture<?> timer;
 
-    Acquisition(
-            RedisLockClient client,
-            LockKeys keys,
-            String owner,
-            long leaseMillis,
-            boolean renewed,
-            long waitNanos,
-            Gate gate,
-            Gate.Turn turn) {
-        this.client = client;
+    Acquisition(Acquirer shared, LockKeys keys, Turn turn, long waitNanos, Gate gate) {
+        this.shared = shared;
         this.keys = keys;
-        this.owner = owner;
-        this.leaseMillis = leaseMillis;
-        this.leaseArg = client.leaseArg(leaseMillis);
-        this.entryArg = client.entryArg(leaseMillis);
-        this.checkValidity = !client.controls().expiredHandoff();
-        long refreshMillis = entryMillis(leaseMillis) / 3;
+        this.owner = turn.owner;
+        this.leaseMillis = turn.leaseMillis;
+        this.leaseArg = shared.leaseTime.arg(leaseMillis);
+        this.entryArg = shared.leaseTime.entryArg(leaseMillis);
+        this.checkValidity = shared.checkValidity;
+        long refreshMillis = LeaseTime.entryMillis(leaseMillis) / 3;
         if (checkValidity) {
             refreshMillis = Math.min(refreshMillis, leaseMillis / 3);
         }
         this.refreshNanos = TimeUnit.MILLISECONDS.toNanos(refreshMillis);
         this.scriptKeys = keys.scriptKeys();
-        this.renewed = renewed;
+        this.renewed = turn.renewed;
         this.gate = gate;
         this.turn = turn;
-        long now = client.ticker().nanos();
+        long now = shared.ticker.nanos();
         this.deadline = waitNanos >= FOREVER - now ? FOREVER : now + waitNanos;
-    }
-
-    /** How long a queue entry lives unrefreshed: the lease time, clamped to 1–5 s. */
-    static long entryMillis(long leaseMillis) {
-        return Math.max(MIN_ENTRY_MILLIS, Math.min(MAX_ENTRY_MILLIS, leaseMillis));
     }
 
     /** Starts the loop; its outcome (the lease, null when the wait ran out, or the failure) goes to the gate. */
     void start() {
-        if (deadline != FOREVER && deadline - client.ticker().nanos() <= 0) {
+        if (deadline != FOREVER && deadline - shared.ticker.nanos() <= 0) {
             attempt(TRY); // a single try never queues
             return;
         }
-        waiter = client.waitRoom().isEmpty()
-                ? null
-                : client.waitRoom().joinIfSubscribed(channel(), owner, waitId(), this);
+        waiter = shared.waitRoom.isEmpty() ? null : shared.waitRoom.joinIfSubscribed(channel(), owner, waitId(), this);
         if (waiter != null) {
             waiter.arm();
             attempt(QUEUE); // subscribed already: a hand-off can reach us, so queue on the first try
@@ -155,27 +138,27 @@ final class Acquisition {
      */
     CompletableFuture<Boolean> abortForClose() {
         cancelled = true;
-        CompletableFuture<Boolean> left = client.releaseOwner(keys, owner);
+        CompletableFuture<Boolean> left = shared.leases.release(keys, owner);
         finish(null, new LockException("the LockClient was closed while waiting for lock '" + keys.name() + "'"));
         return left;
     }
 
     private String channel() {
         if (channel == null) {
-            channel = keys.channel() + ':' + client.clientId();
+            channel = keys.channel() + ':' + shared.owners.clientId();
         }
         return channel;
     }
 
     private String waitId() {
         if (waitId == null) {
-            waitId = client.nextWaitId();
+            waitId = shared.owners.newWait();
         }
         return waitId;
     }
 
     private boolean pastDeadline() {
-        return deadline != FOREVER && client.ticker().nanos() - deadline >= 0;
+        return deadline != FOREVER && shared.ticker.nanos() - deadline >= 0;
     }
 
     private void attempt(String requested) {
@@ -191,11 +174,11 @@ final class Acquisition {
             queued = true;
         }
         String sent = mode;
-        long sentAt = client.ticker().nanos();
+        long sentAt = shared.ticker.nanos();
         String[] args = mode.equals(QUEUE)
                 ? new String[] {owner, leaseArg, mode, entryArg, waitId()}
                 : new String[] {owner, leaseArg, mode, entryArg};
-        client.scripts().eval(Scripts.ACQUIRE, scriptKeys, args).whenComplete((reply, error) -> {
+        shared.scripts.eval(Scripts.ACQUIRE, scriptKeys, args).whenComplete((reply, error) -> {
             if (error != null) {
                 finish(null, error);
             } else {
@@ -236,7 +219,7 @@ final class Acquisition {
             return;
         }
         if (waiter == null) {
-            waiter = client.waitRoom().join(channel(), owner, waitId(), this);
+            waiter = shared.waitRoom.join(channel(), owner, waitId(), this);
             waiter.subscribed().whenComplete((ok, error) -> {
                 if (error != null) {
                     finish(null, error);
@@ -253,11 +236,11 @@ final class Acquisition {
         long sleep = holderTtl > 0 ? TimeUnit.MILLISECONDS.toNanos(holderTtl) + 1_000_000L : 1_000_000L;
         sleep = Math.min(sleep, refreshNanos);
         if (deadline != FOREVER) {
-            sleep = Math.min(sleep, Math.max(0, deadline - client.ticker().nanos()));
+            sleep = Math.min(sleep, Math.max(0, deadline - shared.ticker.nanos()));
         }
         // The signal armed before this try: a hand-off or wake during the try has already completed it.
         CompletableFuture<Boolean> signal = waiter.signalForWait();
-        timer = client.scheduler().schedule(() -> signal.complete(Boolean.FALSE), sleep, TimeUnit.NANOSECONDS);
+        timer = shared.scheduler.schedule(() -> signal.complete(Boolean.FALSE), sleep, TimeUnit.NANOSECONDS);
         signal.whenComplete((ok, error) -> {
             timer.cancel(false);
             if (waiter.grantedToken() >= 0) {
@@ -270,12 +253,11 @@ final class Acquisition {
     }
 
     private void take(long token, long sentAt) {
-        if (checkValidity
-                && !RedisLease.hasMargin(sentAt, leaseMillis, client.ticker().nanos())) {
+        if (checkValidity && !RedisLease.hasMargin(sentAt, leaseMillis, shared.ticker.nanos())) {
             revalidate();
             return;
         }
-        RedisLease lease = client.newLease(keys, owner, token, leaseMillis, renewed, sentAt, gate);
+        RedisLease lease = shared.leases.open(keys, owner, token, leaseMillis, renewed, sentAt, gate);
         if (cancelled) {
             lease.releaseQuietly();
             finish(null, cancellation());
@@ -296,7 +278,8 @@ final class Acquisition {
             waiter.arm();
         }
         if (cancelled || pastDeadline()) {
-            client.releaseOwner(keys, owner)
+            shared.leases
+                    .release(keys, owner)
                     .whenComplete((ok, error) -> finish(null, cancelled ? cancellation() : error));
             return;
         }
@@ -311,16 +294,16 @@ final class Acquisition {
             return;
         }
         if (waiter != null) {
-            client.waitRoom().leave(waiter);
+            shared.waitRoom.leave(waiter);
         }
         if (error != null) {
-            RuntimeException failure = client.scripts().translate(error, keys.lock());
+            RuntimeException failure = shared.scripts.translate(error, keys.lock());
             if (failure instanceof LockConnectionException || queued) {
                 // A try that timed out may have reached Redis and taken the lock, or queued us, after all
                 // (a timeout says nothing about the server); and an earlier queueing try left an entry
                 // that a release would hand the lock to. An owner-checked release, sent on the same
                 // connection after the try, undoes both (it only deletes, so it runs even out of memory).
-                client.releaseOwnerQuietly(keys, owner);
+                shared.leases.releaseUnknown(keys, owner);
             }
             gate.actorDone(turn, null, failure);
         } else {

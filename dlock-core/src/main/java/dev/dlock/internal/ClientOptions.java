@@ -1,5 +1,6 @@
 package dev.dlock.internal;
 
+import dev.dlock.LockClient;
 import dev.dlock.LockException;
 import dev.dlock.spi.TransportFactory;
 import java.net.URI;
@@ -84,6 +85,17 @@ public record ClientOptions(
                 maxNameLength,
                 callbackExecutor,
                 controls);
+    }
+
+    /**
+     * Connects a client with these options and checks the connection with a {@code PING}.
+     *
+     * @return the connected client
+     * @throws dev.dlock.LockConnectionException if Redis cannot be reached within the command timeout
+     * @throws dev.dlock.LockAuthenticationException if Redis refuses the credentials
+     */
+    public LockClient connect() {
+        return RedisLockClient.connect(this);
     }
 
     /** The highest-priority transport on the class path that supports the URI (ties: class path order). */

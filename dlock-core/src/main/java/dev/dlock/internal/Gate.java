@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,9 +39,9 @@ final class Gate {
     static final long CHECK_MILLIS = 5;
     private static final String BLOCK_ARG = Integer.toString(BLOCK);
     private static final long CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(CHECK_MILLIS);
-    private static final long FOREVER = Long.MAX_VALUE;
+    private static final long FOREVER = Turn.FOREVER;
 
-    private final RedisLockClient client;
+    private final Gates gates; // this client's gates, and what they share
     private final LockKeys keys;
     // Guarded by this.
     private boolean active; // a turn acts in Redis, a lease of this gate is held, or a pass is on its way
@@ -54,8 +53,8 @@ final class Gate {
     private boolean dead; // left the client's map; a new gate takes over
     private boolean idleSeen; // sweep() found it idle once
 
-    Gate(RedisLockClient client, LockKeys keys) {
-        this.client = client;
+    Gate(Gates gates, LockKeys keys) {
+        this.gates = gates;
         this.keys = keys;
     }
 
@@ -71,8 +70,7 @@ final class Gate {
             act = !active;
             if (act) {
                 active = true;
-            } else if (turn.deadline != FOREVER
-                    && turn.deadline - client.ticker().nanos() <= 0) {
+            } else if (turn.deadline != FOREVER && turn.deadline - gates.ticker.nanos() <= 0) {
                 turn.complete(null); // no wait, and this client is at the lock already
                 return true;
             } else {
@@ -85,8 +83,8 @@ final class Gate {
         if (act) {
             act(turn);
         } else if (turn.deadline != FOREVER) {
-            long wait = Math.max(0, turn.deadline - client.ticker().nanos());
-            turn.timer = client.scheduler().schedule(() -> timeOut(turn), wait, TimeUnit.NANOSECONDS);
+            long wait = Math.max(0, turn.deadline - gates.ticker.nanos());
+            turn.timer(gates.scheduler.schedule(() -> timeOut(turn), wait, TimeUnit.NANOSECONDS));
         }
         return true;
     }
@@ -103,19 +101,14 @@ final class Gate {
 
     /** Starts the turn's own acquire in Redis; called with the gate active for it. */
     private void act(Turn turn) {
-        if (client.isClosed()) {
+        if (gates.lifecycle.isClosed()) {
             failClosed(turn);
             actorDone(turn, null, null);
             return;
         }
-        if (turn.timer != null) {
-            turn.timer.cancel(false);
-        }
-        long wait = turn.deadline == FOREVER
-                ? FOREVER
-                : Math.max(0, turn.deadline - client.ticker().nanos());
-        Acquisition acquisition =
-                new Acquisition(client, keys, turn.owner, turn.leaseMillis, turn.renewed, wait, this, turn);
+        turn.cancelTimer();
+        long wait = turn.deadline == FOREVER ? FOREVER : Math.max(0, turn.deadline - gates.ticker.nanos());
+        Acquisition acquisition = new Acquisition(gates.acquirer, keys, turn, wait, this);
         synchronized (this) {
             if (turn.cancelled) {
                 acquisition = null; // giveUp() has completed the turn
@@ -151,7 +144,7 @@ final class Gate {
             turn.completeExceptionally(error);
         } else if (lease == null) {
             turn.complete(null); // the wait ran out
-        } else if (client.isClosed()) {
+        } else if (gates.lifecycle.isClosed()) {
             failClosed(turn); // taken while the client closed: already released
         } else {
             turn.complete(lease); // lost the moment it was taken: the caller sees it invalid, as before
@@ -190,7 +183,7 @@ final class Gate {
             }
             dead = true;
         }
-        client.removeGate(keys.name(), this);
+        gates.remove(keys.name(), this);
     }
 
     /** No lease of this gate is held any more; the rest of a reserved block belongs to that hold. */
@@ -227,7 +220,7 @@ final class Gate {
                 pass = false; // taken by an acquire that was cancelled meanwhile: never handed out
             } else {
                 Turn head = headLocked();
-                long now = client.ticker().nanos();
+                long now = gates.ticker.nanos();
                 if (head == null && !lease.isRelayed()) {
                     nextActorLocked(); // nobody waits: the gate goes idle with the release sent
                 } else if (head == null || !relayable(lease, head)) {
@@ -244,7 +237,7 @@ final class Gate {
                         && lease.deadline() - now > RedisLease.marginNanos(lease.leaseMillis())) {
                     line.poll();
                     relayTo = head;
-                    relayed = client.relayLease(lease, nextToken++);
+                    relayed = gates.leases.relay(lease, nextToken++);
                     held = relayed;
                 } else {
                     endHoldLocked(); // limbo until the pass answers; active stays true
@@ -259,7 +252,7 @@ final class Gate {
         if (pass) {
             return pass(lease);
         }
-        CompletableFuture<Boolean> released = client.releaseAsync(lease);
+        CompletableFuture<Boolean> released = gates.leases.release(keys, lease.owner());
         if (promoteAfter) {
             released.whenComplete((ok, error) -> promote());
         }
@@ -281,13 +274,13 @@ final class Gate {
     }
 
     private CompletableFuture<Boolean> pass(RedisLease lease) {
-        long sentAt = client.ticker().nanos();
-        String[] args = {lease.owner(), client.leaseArg(lease.leaseMillis()), BLOCK_ARG};
-        return client.scripts().eval(Scripts.PASS, keys.scriptKeys(), args).handle((reply, error) -> {
+        long sentAt = gates.ticker.nanos();
+        String[] args = {lease.owner(), gates.leaseTime.arg(lease.leaseMillis()), BLOCK_ARG};
+        return gates.scripts.eval(Scripts.PASS, keys.scriptKeys(), args).handle((reply, error) -> {
             if (error != null) {
-                client.releaseAsync(lease); // owner-checked; Redis runs it after the pass
+                gates.leases.release(keys, lease.owner()); // owner-checked; Redis runs it after the pass
                 promote();
-                throw client.scripts().translate(error, keys.lock());
+                throw gates.scripts.translate(error, keys.lock());
             }
             long token = (Long) reply;
             if (token > 0) {
@@ -306,15 +299,14 @@ final class Gate {
         synchronized (this) {
             head = headLocked();
             // Like every acquire, a relay hands over at least half a lease (a slow pass reply would not).
-            boolean valid = RedisLease.hasMargin(
-                            sentAt, from.leaseMillis(), client.ticker().nanos())
-                    || client.controls().expiredHandoff();
+            boolean valid =
+                    RedisLease.hasMargin(sentAt, from.leaseMillis(), gates.ticker.nanos()) || gates.expiredHandoff;
             if (head != null && relayable(from, head) && valid) {
                 line.poll();
                 nextToken = token + 1;
                 lastToken = token + BLOCK - 1;
                 checkedAt = sentAt;
-                relayed = client.relayLease(from, token);
+                relayed = gates.leases.relay(from, token);
                 relayed.renewed(sentAt);
                 held = relayed;
             }
@@ -324,7 +316,7 @@ final class Gate {
             return;
         }
         // The line emptied (or changed) while the pass was on its way: let the lock go after all.
-        client.releaseAsync(from).whenComplete((ok, error) -> promote());
+        gates.leases.release(keys, from.owner()).whenComplete((ok, error) -> promote());
     }
 
     /**
@@ -364,55 +356,29 @@ final class Gate {
         }
     }
 
+    /** Gives a turn up; the returned future completes once no lock taken by it is left. */
+    CompletableFuture<Void> giveUp(Turn turn) {
+        Acquisition a;
+        boolean removed;
+        synchronized (this) {
+            turn.cancelled = true;
+            a = turn.acquisition;
+            removed = a == null && line != null && line.remove(turn);
+        }
+        if (a != null) {
+            return a.cancel();
+        }
+        if (removed) {
+            turn.cancelTimer();
+        }
+        // Also when a relay has just taken the turn out of the line: its delivery then fails and
+        // releases the lease again. A lease delivered before this stays in the turn for the caller.
+        turn.completeExceptionally(new CancellationException("acquire of '" + keys.name() + "' was cancelled"));
+        return CompletableFuture.completedFuture(null);
+    }
+
     private void failClosed(Turn turn) {
         turn.completeExceptionally(
                 new LockException("the LockClient was closed while waiting for lock '" + keys.name() + "'"));
-    }
-
-    /**
-     * One acquire as the caller sees it, waiting in line or acting in Redis; completes with the lease,
-     * null when the wait ran out, or the failure.
-     */
-    static final class Turn extends CompletableFuture<RedisLease> {
-        private final String owner;
-        private final long leaseMillis;
-        private final boolean renewed;
-        private final long deadline; // ticker nanos, or FOREVER
-        private Gate gate; // set by admit
-        private Acquisition acquisition; // guarded by gate: set when the turn acts
-        private boolean cancelled; // guarded by gate
-        private volatile ScheduledFuture<?> timer;
-
-        Turn(String owner, long leaseMillis, boolean renewed, long waitNanos, long now) {
-            this.owner = owner;
-            this.leaseMillis = leaseMillis;
-            this.renewed = renewed;
-            this.deadline = waitNanos >= FOREVER - now ? FOREVER : now + waitNanos;
-        }
-
-        /** Gives up; the returned future completes once no lock taken by this turn is left. */
-        CompletableFuture<Void> giveUp() {
-            Acquisition a;
-            boolean removed;
-            Gate g = gate;
-            synchronized (g) {
-                cancelled = true;
-                a = acquisition;
-                removed = a == null && g.line != null && g.line.remove(this);
-            }
-            if (a != null) {
-                return a.cancel();
-            }
-            if (removed) {
-                ScheduledFuture<?> t = timer;
-                if (t != null) {
-                    t.cancel(false);
-                }
-            }
-            // Also when a relay has just taken the turn out of the line: its delivery then fails and
-            // releases the lease again. A lease delivered before this stays in the turn for the caller.
-            completeExceptionally(new CancellationException("acquire of '" + g.keys.name() + "' was cancelled"));
-            return CompletableFuture.completedFuture(null);
-        }
     }
 }

@@ -15,19 +15,39 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Condition;
 
 /**
- * A view of one lock name. Thread-owned holds live in the client's map ((name, thread) → the
- * thread's hold through {@code lock()}), so two views of one name agree and nothing stays behind
- * after the last unlock.
+ * A view of one lock name. Thread-owned holds live in the client's {@link ThreadHolds} ((name,
+ * thread) → the thread's hold through {@code lock()}), so two views of one name agree and nothing
+ * stays behind after the last unlock. Every acquire lines up at the name's {@link Gate}.
  */
 final class RedisDistributedLock implements DistributedLock {
-    private static final long FOREVER = Long.MAX_VALUE;
+    private static final long FOREVER = Turn.FOREVER;
 
-    private final RedisLockClient client;
     private final LockKeys keys;
+    private final Gates gates;
+    private final ThreadHolds holds;
+    private final Owners owners;
+    private final long leaseMillis;
+    private final ScriptRunner scripts;
+    private final Callbacks callbacks;
+    private final Lifecycle lifecycle;
 
-    RedisDistributedLock(RedisLockClient client, LockKeys keys) {
-        this.client = client;
+    RedisDistributedLock(
+            LockKeys keys,
+            Gates gates,
+            ThreadHolds holds,
+            Owners owners,
+            long leaseMillis,
+            ScriptRunner scripts,
+            Callbacks callbacks,
+            Lifecycle lifecycle) {
         this.keys = keys;
+        this.gates = gates;
+        this.holds = holds;
+        this.owners = owners;
+        this.leaseMillis = leaseMillis;
+        this.scripts = scripts;
+        this.callbacks = callbacks;
+        this.lifecycle = lifecycle;
     }
 
     @Override
@@ -37,15 +57,11 @@ final class RedisDistributedLock implements DistributedLock {
 
     // ---- thread-owned ----------------------------------------------------------------------
 
-    private RedisLockClient.HoldKey ownKey() {
-        return new RedisLockClient.HoldKey(keys.name(), Thread.currentThread());
+    private ThreadHolds.Hold ownHold() {
+        return holds.ofCurrentThread(keys.name());
     }
 
-    private RedisLockClient.ThreadHold ownHold() {
-        return client.threadHolds().get(ownKey());
-    }
-
-    private boolean reenter(RedisLockClient.ThreadHold hold) {
+    private boolean reenter(ThreadHolds.Hold hold) {
         if (hold == null) {
             return false;
         }
@@ -58,15 +74,14 @@ final class RedisDistributedLock implements DistributedLock {
     }
 
     private boolean lockForThread(long waitNanos, boolean interruptible) throws InterruptedException {
-        RedisLockClient.HoldKey key = ownKey();
-        if (reenter(client.threadHolds().get(key))) {
+        if (reenter(ownHold())) {
             return true;
         }
-        RedisLease lease = await(client.threadOwner(), client.leaseMillis(), true, waitNanos, interruptible);
+        RedisLease lease = await(owners.thread(), leaseMillis, true, waitNanos, interruptible);
         if (lease == null) {
             return false;
         }
-        client.threadHolds().put(key, new RedisLockClient.ThreadHold(key, lease));
+        holds.add(keys.name(), lease);
         return true;
     }
 
@@ -107,11 +122,11 @@ final class RedisDistributedLock implements DistributedLock {
 
     @Override
     public void unlock() {
-        RedisLockClient.ThreadHold hold = heldOrThrow();
+        ThreadHolds.Hold hold = heldOrThrow();
         if (--hold.count > 0) {
             return;
         }
-        client.threadHolds().remove(hold.key, hold);
+        holds.remove(hold);
         hold.lease.release();
     }
 
@@ -123,13 +138,13 @@ final class RedisDistributedLock implements DistributedLock {
 
     @Override
     public boolean isHeldByCurrentThread() {
-        RedisLockClient.ThreadHold hold = ownHold();
+        ThreadHolds.Hold hold = ownHold();
         return hold != null && hold.lease.isValid();
     }
 
     @Override
     public int getHoldCount() {
-        RedisLockClient.ThreadHold hold = ownHold();
+        ThreadHolds.Hold hold = ownHold();
         return hold == null ? 0 : hold.count;
     }
 
@@ -143,8 +158,8 @@ final class RedisDistributedLock implements DistributedLock {
         return heldOrThrow().lease.remaining();
     }
 
-    private RedisLockClient.ThreadHold heldOrThrow() {
-        RedisLockClient.ThreadHold hold = ownHold();
+    private ThreadHolds.Hold heldOrThrow() {
+        ThreadHolds.Hold hold = ownHold();
         if (hold == null) {
             throw new IllegalMonitorStateException(
                     "the current thread does not hold lock '" + keys.name() + "' through this client");
@@ -156,13 +171,13 @@ final class RedisDistributedLock implements DistributedLock {
 
     @Override
     public Lease acquire() {
-        return acquireLease(FOREVER, client.leaseMillis(), true);
+        return acquireLease(FOREVER, leaseMillis, true);
     }
 
     @Override
     public Optional<Lease> tryAcquire(Duration wait) {
         Duration w = Args.notNegative("wait", wait);
-        return Optional.ofNullable(acquireLease(w.toNanos(), client.leaseMillis(), true));
+        return Optional.ofNullable(acquireLease(w.toNanos(), leaseMillis, true));
     }
 
     @Override
@@ -174,7 +189,7 @@ final class RedisDistributedLock implements DistributedLock {
 
     private Lease acquireLease(long waitNanos, long leaseMillis, boolean renewed) {
         try {
-            return await(client.newLeaseOwner(), leaseMillis, renewed, waitNanos, true);
+            return await(owners.newLease(), leaseMillis, renewed, waitNanos, true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LockException("interrupted while waiting for lock '" + keys.name() + "'", e);
@@ -184,8 +199,8 @@ final class RedisDistributedLock implements DistributedLock {
     @Override
     public CompletableFuture<Lease> acquireAsync(Duration wait) {
         Duration w = Args.notNegative("wait", wait);
-        client.checkOpen();
-        Gate.Turn turn = client.enter(keys, client.newLeaseOwner(), client.leaseMillis(), true, w.toNanos());
+        lifecycle.checkOpen();
+        Turn turn = gates.enter(keys, owners.newLease(), leaseMillis, true, w.toNanos());
         CompletableFuture<Lease> future = new CompletableFuture<>();
         // Completed on the callback executor: the stages the application chains on the future never run
         // on the transport's threads, where they would hold up every other reply and hand-off.
@@ -197,7 +212,7 @@ final class RedisDistributedLock implements DistributedLock {
                         lease.releaseQuietly(); // the caller cancelled meanwhile
                     }
                 },
-                client.callbackExecutor());
+                callbacks.executor());
         future.whenComplete((lease, error) -> {
             if (error instanceof CancellationException) {
                 turn.giveUp();
@@ -212,8 +227,8 @@ final class RedisDistributedLock implements DistributedLock {
      */
     private RedisLease await(String owner, long leaseMillis, boolean renewed, long waitNanos, boolean interruptible)
             throws InterruptedException {
-        client.checkOpen();
-        Gate.Turn turn = client.enter(keys, owner, leaseMillis, renewed, waitNanos);
+        lifecycle.checkOpen();
+        Turn turn = gates.enter(keys, owner, leaseMillis, renewed, waitNanos);
         boolean interrupted = false;
         try {
             while (true) {
@@ -226,7 +241,7 @@ final class RedisDistributedLock implements DistributedLock {
                     }
                     interrupted = true;
                 } catch (ExecutionException e) {
-                    throw client.scripts().translate(e.getCause(), keys.lock());
+                    throw scripts.translate(e.getCause(), keys.lock());
                 }
             }
         } finally {
@@ -236,9 +251,9 @@ final class RedisDistributedLock implements DistributedLock {
         }
     }
 
-    private void settleCancelled(Gate.Turn turn) {
+    private void settleCancelled(Turn turn) {
         try {
-            turn.giveUp().get(client.commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+            turn.giveUp().get(scripts.commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
@@ -261,11 +276,9 @@ final class RedisDistributedLock implements DistributedLock {
 
     @Override
     public LockInfo info() {
-        client.checkOpen();
-        List<?> reply = (List<?>) client.scripts()
-                .await(
-                        client.scripts().eval(Scripts.INFO, new String[] {keys.lock(), keys.fence()}, new String[0]),
-                        keys.lock());
+        lifecycle.checkOpen();
+        List<?> reply = (List<?>) scripts.await(
+                scripts.eval(Scripts.INFO, new String[] {keys.lock(), keys.fence()}, new String[0]), keys.lock());
         long pttl = (Long) reply.get(0);
         long token = (Long) reply.get(1);
         Optional<String> holder = reply.size() > 2 ? Optional.of((String) reply.get(2)) : Optional.empty();

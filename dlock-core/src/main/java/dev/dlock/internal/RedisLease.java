@@ -25,7 +25,7 @@ final class RedisLease implements Lease {
         LOST
     }
 
-    private final RedisLockClient client;
+    private final Leases leases;
     private final LockKeys keys;
     private final String owner;
     private final long token;
@@ -61,29 +61,28 @@ final class RedisLease implements Lease {
     private volatile boolean lossReported;
 
     RedisLease(
-            RedisLockClient client,
+            Leases leases,
             LockKeys keys,
             String owner,
             long token,
             long leaseMillis,
             boolean renewed,
-            Ticker ticker,
             long sentAt,
             Gate gate) {
-        this.client = client;
+        this.leases = leases;
         this.keys = keys;
         this.owner = owner;
         this.token = token;
         this.leaseMillis = leaseMillis;
         this.renewed = renewed;
-        this.ticker = ticker;
+        this.ticker = leases.ticker();
         this.deadline = deadlineFrom(sentAt, leaseMillis);
         this.gate = gate;
     }
 
     /** The next lease of the same hold, with a new token and this lease's validity (Gate's relay). */
     RedisLease relayTo(long nextToken) {
-        RedisLease next = new RedisLease(client, keys, owner, nextToken, leaseMillis, renewed, ticker, 0, gate);
+        RedisLease next = new RedisLease(leases, keys, owner, nextToken, leaseMillis, renewed, 0, gate);
         next.deadline = deadline;
         Relay r = relay;
         if (r == null) {
@@ -172,7 +171,7 @@ final class RedisLease implements Lease {
         }
         if (state == State.HELD && deadline - ticker.nanos() > 0) {
             long sentAt = ticker.nanos();
-            if (client.scripts().await(client.renewNow(this), keys.lock())) {
+            if (leases.scripts().await(leases.renewNow(this), keys.lock())) {
                 renewed(sentAt);
                 if (deadline - ticker.nanos() >= margin) {
                     return;
@@ -214,7 +213,7 @@ final class RedisLease implements Lease {
      */
     void expire(String reason) {
         if (STATE.compareAndSet(this, State.HELD, State.LOST)) {
-            client.releaseAsync(this);
+            leases.release(keys, owner);
             lost(reason);
         }
     }
@@ -222,7 +221,7 @@ final class RedisLease implements Lease {
     private void lost(String reason) {
         LockLostException loss = new LockLostException(keys.name(), token, reason);
         this.loss = loss;
-        client.forget(this);
+        leases.forget(this);
         gate.lost(this);
         // A fixed lease running out is the end its holder chose; any other loss is a fault to look into.
         Log.LOG.log(
@@ -234,7 +233,7 @@ final class RedisLease implements Lease {
         // Each side writes its own field, then reads the other's: one of them sees both.
         CompletableFuture<LockLostException> future = lost;
         if (future != null) {
-            client.callback(() -> future.complete(loss));
+            leases.callbacks().run(() -> future.complete(loss));
         }
         runPendingListeners(loss);
     }
@@ -247,7 +246,7 @@ final class RedisLease implements Lease {
         }
         for (Consumer<? super LockLostException> listener : all) {
             if (all.remove(listener)) { // whoever removes a listener runs it, exactly once
-                client.callback(() -> runListener(listener, loss));
+                leases.callbacks().run(() -> runListener(listener, loss));
             }
         }
     }
@@ -294,8 +293,8 @@ final class RedisLease implements Lease {
             expire("its lease of " + leaseMillis + " ms ran out before it was released");
         }
         if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
-            client.forget(this);
-            boolean released = client.scripts().await(gate.release(this), keys.lock());
+            leases.forget(this);
+            boolean released = leases.scripts().await(gate.release(this), keys.lock());
             if (!released) {
                 lossReported = true;
                 throw new LockLostException(
@@ -312,7 +311,7 @@ final class RedisLease implements Lease {
     /** Releases without waiting or reporting, for a lock taken by an attempt nobody wants any more. */
     void releaseQuietly() {
         if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
-            client.forget(this);
+            leases.forget(this);
             gate.release(this);
         }
     }
@@ -320,7 +319,7 @@ final class RedisLease implements Lease {
     /** Marks the lease released because its client is closing; the client releases it in Redis. */
     void markReleasedForClose() {
         if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
-            client.forget(this);
+            leases.forget(this);
         }
     }
 

@@ -30,6 +30,11 @@ final class ScriptRunner {
         this.commandTimeout = commandTimeout;
     }
 
+    /** The longest one command may take. */
+    Duration commandTimeout() {
+        return commandTimeout;
+    }
+
     /** Runs a script; a transport that throws instead of failing the future fails it here. */
     CompletableFuture<Object> eval(Script script, String[] keys, String[] args) {
         try {

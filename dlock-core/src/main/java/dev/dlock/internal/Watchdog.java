@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToIntFunction;
 
 /**
  * Renews every renewable lease of one client, in one script call per hash slot and batch of {@value
@@ -17,11 +18,17 @@ import java.util.concurrent.ConcurrentHashMap;
 final class Watchdog {
     static final int BATCH = 1000;
 
-    private final RedisLockClient client;
+    private final ScriptRunner scripts;
+    private final Ticker ticker;
+    private final ToIntFunction<String> slot; // the hash slot of a key (the transport's)
+    private final LeaseTime leaseTime;
     private final Set<RedisLease> leases = ConcurrentHashMap.newKeySet();
 
-    Watchdog(RedisLockClient client) {
-        this.client = client;
+    Watchdog(ScriptRunner scripts, Ticker ticker, ToIntFunction<String> slot, LeaseTime leaseTime) {
+        this.scripts = scripts;
+        this.ticker = ticker;
+        this.slot = slot;
+        this.leaseTime = leaseTime;
     }
 
     void add(RedisLease lease) {
@@ -38,42 +45,41 @@ final class Watchdog {
 
     /** One round: expire overdue leases, then renew the rest in batches. */
     void tick() {
-        long now = client.ticker().nanos();
+        long now = ticker.nanos();
         Map<Integer, List<RedisLease>> bySlot = new HashMap<>();
         for (RedisLease lease : leases) {
             if (lease.deadline() - now <= 0) {
                 lease.expire("it could not be renewed before its lease of " + lease.leaseMillis() + " ms ran out");
             } else if (lease.isRenewed() && lease.isHeld()) {
-                bySlot.computeIfAbsent(client.slot(lease.keys().lock()), s -> new ArrayList<>())
+                bySlot.computeIfAbsent(slot.applyAsInt(lease.keys().lock()), s -> new ArrayList<>())
                         .add(lease);
             }
         }
         for (List<RedisLease> slot : bySlot.values()) {
             for (int from = 0; from < slot.size(); from += BATCH) {
-                renew(slot.subList(from, Math.min(slot.size(), from + BATCH)), client.leaseMillis());
+                renew(slot.subList(from, Math.min(slot.size(), from + BATCH)), leaseTime.millis());
             }
         }
     }
 
     /** Renews one lease now (a thread re-entering it); true when Redis still had it for its owner. */
     CompletableFuture<Boolean> renewNow(RedisLease lease) {
-        String[] args = {client.leaseArg(lease.leaseMillis()), lease.owner()};
-        return client.scripts()
-                .eval(Scripts.RENEW, new String[] {lease.keys().lock()}, args)
+        String[] args = {leaseTime.arg(lease.leaseMillis()), lease.owner()};
+        return scripts.eval(Scripts.RENEW, new String[] {lease.keys().lock()}, args)
                 .thenApply(reply -> ((Long) ((List<?>) reply).get(0)) == 1L);
     }
 
     private void renew(List<RedisLease> batch, long leaseMillis) {
         String[] keys = new String[batch.size()];
         String[] args = new String[batch.size() + 1];
-        args[0] = client.leaseArg(leaseMillis);
+        args[0] = leaseTime.arg(leaseMillis);
         for (int i = 0; i < keys.length; i++) {
             RedisLease lease = batch.get(i);
             keys[i] = lease.keys().lock();
             args[i + 1] = lease.owner();
         }
-        long sentAt = client.ticker().nanos();
-        client.scripts().eval(Scripts.RENEW, keys, args).whenComplete((reply, error) -> {
+        long sentAt = ticker.nanos();
+        scripts.eval(Scripts.RENEW, keys, args).whenComplete((reply, error) -> {
             if (error != null) {
                 // Retried next round; the deadline check marks a lease lost if it keeps failing.
                 Log.LOG.log(

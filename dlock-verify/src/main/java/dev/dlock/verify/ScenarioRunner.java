@@ -1,7 +1,6 @@
 package dev.dlock.verify;
 
 import dev.dlock.LockClient;
-import dev.dlock.internal.LockAdmin;
 import dev.dlock.testkit.JvmProcess;
 import dev.dlock.testkit.RedisServer;
 import dev.dlock.verify.Violation.Checker;
@@ -349,7 +348,7 @@ final class ScenarioRunner {
         try {
             // every key of the lock (hash, fence, queue), named by the core's one key layout
             for (String name : scenario.lockNames()) {
-                LockAdmin.of(lockClient).purge(name);
+                lockClient.admin().purge(name);
             }
             resources.values().forEach(r -> r.delete(resourceAdmin.sync()));
         } catch (RuntimeException ignored) {

@@ -1,0 +1,70 @@
+package dev.dlock.internal;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The {@link Gate}s of one client, one per lock name in use, and what they share: the clock and
+ * timer, the script runner, the leases and the acquisitions they start. A gate found idle in two
+ * watchdog rounds in a row leaves the map, so nothing stays per lock name for long. Thread-safe.
+ */
+final class Gates {
+    final Ticker ticker;
+    final ScheduledExecutorService scheduler;
+    final ScriptRunner scripts;
+    final Leases leases;
+    final Acquirer acquirer;
+    final LeaseTime leaseTime;
+    final Lifecycle lifecycle;
+    final boolean expiredHandoff; // the negative control Controls.expiredHandoff
+    private final ConcurrentHashMap<String, Gate> byName = new ConcurrentHashMap<>();
+
+    Gates(Acquirer acquirer, Lifecycle lifecycle, boolean expiredHandoff) {
+        this.ticker = acquirer.ticker;
+        this.scheduler = acquirer.scheduler;
+        this.scripts = acquirer.scripts;
+        this.leases = acquirer.leases;
+        this.acquirer = acquirer;
+        this.leaseTime = acquirer.leaseTime;
+        this.lifecycle = lifecycle;
+        this.expiredHandoff = expiredHandoff;
+    }
+
+    /**
+     * Lines an acquire up at its lock's gate in this client (acting in Redis at once when nobody of
+     * this client is at the lock).
+     */
+    Turn enter(LockKeys keys, String owner, long leaseMillis, boolean renewed, long waitNanos) {
+        Turn turn = new Turn(owner, leaseMillis, renewed, waitNanos, ticker.nanos());
+        while (true) {
+            Gate gate = byName.computeIfAbsent(keys.name(), n -> new Gate(this, keys));
+            if (gate.admit(turn)) {
+                return turn;
+            }
+            byName.remove(keys.name(), gate); // dead: it is leaving the map; the next loop makes a new one
+        }
+    }
+
+    void remove(String name, Gate gate) {
+        byName.remove(name, gate);
+    }
+
+    /** Once per watchdog round: idle gates leave. */
+    void sweep() {
+        for (Gate gate : byName.values()) {
+            gate.sweep();
+        }
+    }
+
+    /** Fails every turn waiting in line: the client is closing. */
+    void close() {
+        for (Gate gate : byName.values()) {
+            gate.close();
+        }
+    }
+
+    /** How many lock names have a gate (tests: idle gates go). */
+    int count() {
+        return byName.size();
+    }
+}

@@ -1,0 +1,123 @@
+package dev.dlock.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The holds of one client in Redis: makes each lease (registered with the watchdog, and with an expiry
+ * timer when it is not renewed), forgets it when it ends, and sends the owner-checked releases. A
+ * lease made after the client closed is released at once. Thread-safe.
+ */
+final class Leases {
+    private final ScriptRunner scripts;
+    private final Ticker ticker;
+    private final ScheduledExecutorService scheduler;
+    private final Callbacks callbacks;
+    private final Watchdog watchdog;
+    private final Lifecycle lifecycle;
+
+    Leases(
+            ScriptRunner scripts,
+            Ticker ticker,
+            ScheduledExecutorService scheduler,
+            Callbacks callbacks,
+            Watchdog watchdog,
+            Lifecycle lifecycle) {
+        this.scripts = scripts;
+        this.ticker = ticker;
+        this.scheduler = scheduler;
+        this.callbacks = callbacks;
+        this.watchdog = watchdog;
+        this.lifecycle = lifecycle;
+    }
+
+    /** A new hold, valid from the sending of the command that took it ({@code sentAt}). */
+    RedisLease open(
+            LockKeys keys, String owner, long token, long leaseMillis, boolean renewed, long sentAt, Gate gate) {
+        RedisLease lease = new RedisLease(this, keys, owner, token, leaseMillis, renewed, sentAt, gate);
+        watchdog.add(lease);
+        if (!renewed) {
+            long delay = lease.deadline() - ticker.nanos();
+            scheduler.schedule(
+                    () -> lease.expire("its fixed lease time of " + leaseMillis + " ms ran out"),
+                    Math.max(0, delay),
+                    TimeUnit.NANOSECONDS);
+        }
+        if (lifecycle.isClosed()) {
+            lease.releaseQuietly(); // closed while the acquire was in flight
+        }
+        return lease;
+    }
+
+    /** A relayed lease (Gate): watchdog-renewed, so it needs no expiry timer of its own. */
+    RedisLease relay(RedisLease from, long token) {
+        RedisLease lease = from.relayTo(token);
+        watchdog.add(lease);
+        if (lifecycle.isClosed()) {
+            lease.releaseQuietly();
+        }
+        return lease;
+    }
+
+    /** The lease ended (released or lost): the watchdog no longer renews it. */
+    void forget(RedisLease lease) {
+        watchdog.remove(lease);
+    }
+
+    /** The leases not yet released or lost. */
+    List<RedisLease> held() {
+        List<RedisLease> held = new ArrayList<>();
+        for (RedisLease lease : watchdog.leases()) {
+            if (lease.isHeld()) {
+                held.add(lease);
+            }
+        }
+        return held;
+    }
+
+    CompletableFuture<Boolean> renewNow(RedisLease lease) {
+        return watchdog.renewNow(lease);
+    }
+
+    /** Owner-checked release; also takes the owner out of the lock's queue if it waits there. */
+    CompletableFuture<Boolean> release(LockKeys keys, String owner) {
+        return scripts.eval(Scripts.RELEASE, keys.scriptKeys(), new String[] {owner})
+                .thenApply(reply -> ((Long) reply) >= 1L); // 2: released and handed over
+    }
+
+    /**
+     * Sends an owner-checked release for an acquire whose outcome is unknown (it timed out or its
+     * connection failed), without waiting: Redis runs it after that acquire, so a lock the acquire
+     * took anyway is freed at once instead of blocking everyone until its lease runs out.
+     */
+    void releaseUnknown(LockKeys keys, String owner) {
+        if (lifecycle.isClosed()) {
+            return;
+        }
+        release(keys, owner).whenComplete((ok, error) -> {
+            if (error != null) {
+                Log.LOG.log(
+                        System.Logger.Level.WARNING,
+                        "dlock could not undo an acquire of {0} whose outcome is unknown ({1}); if it took the"
+                                + " lock or queued, that ends when its lease or queue entry runs out",
+                        keys.lock(),
+                        error.toString());
+            }
+        });
+    }
+
+    ScriptRunner scripts() {
+        return scripts;
+    }
+
+    Ticker ticker() {
+        return ticker;
+    }
+
+    Callbacks callbacks() {
+        return callbacks;
+    }
+}

@@ -1,0 +1,46 @@
+package dev.dlock.internal;
+
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The holds that threads of one client have through the {@code Lock} interface, keyed by lock name
+ * and thread: a thread whose hold was lost finds it again at its unlock (and gets the loss), even
+ * when another thread of this client has taken the lock since. Thread-safe; a hold's count is only
+ * touched by its thread.
+ */
+final class ThreadHolds {
+    private final ConcurrentHashMap<Key, Hold> holds = new ConcurrentHashMap<>();
+
+    /** The calling thread's hold on a lock name, or null. */
+    Hold ofCurrentThread(String name) {
+        return holds.get(new Key(name, Thread.currentThread()));
+    }
+
+    /** Records the calling thread's first hold on a lock name. */
+    void add(String name, RedisLease lease) {
+        Key key = new Key(name, Thread.currentThread());
+        holds.put(key, new Hold(key, lease));
+    }
+
+    void remove(Hold hold) {
+        holds.remove(hold.key, hold);
+    }
+
+    void clear() {
+        holds.clear();
+    }
+
+    private record Key(String name, Thread thread) {}
+
+    /** The hold of one thread on one lock name. */
+    static final class Hold {
+        private final Key key;
+        final RedisLease lease;
+        int count = 1; // only touched by the holding thread
+
+        private Hold(Key key, RedisLease lease) {
+            this.key = key;
+            this.lease = lease;
+        }
+    }
+}
