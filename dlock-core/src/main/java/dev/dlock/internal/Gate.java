@@ -1,8 +1,6 @@
 package dev.dlock.internal;
 
 import dev.dlock.LockException;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -38,7 +36,6 @@ final class Gate {
     static final int BLOCK = 16;
     static final long CHECK_MILLIS = 5;
     private static final String BLOCK_ARG = Integer.toString(BLOCK);
-    private static final long CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(CHECK_MILLIS);
     private static final long FOREVER = Turn.FOREVER;
 
     private final Gates gates; // this client's gates, and what they share
@@ -46,10 +43,8 @@ final class Gate {
     // Guarded by this.
     private boolean active; // a turn acts in Redis, a lease of this gate is held, or a pass is on its way
     private RedisLease held;
-    private ArrayDeque<Turn> line;
-    private long nextToken; // the reserved block: nextToken..lastToken are unused
-    private long lastToken = -1;
-    private long checkedAt; // ticker nanos when the pass that reserved the block was sent
+    private final Line line = new Line();
+    private final TokenBlock block = new TokenBlock(); // reserved by the last checked relay
     private boolean dead; // left the client's map; a new gate takes over
     private boolean idleSeen; // sweep() found it idle once
 
@@ -74,9 +69,6 @@ final class Gate {
                 turn.complete(null); // no wait, and this client is at the lock already
                 return true;
             } else {
-                if (line == null) {
-                    line = new ArrayDeque<>();
-                }
                 line.add(turn);
             }
         }
@@ -92,7 +84,7 @@ final class Gate {
     private void timeOut(Turn turn) {
         boolean removed;
         synchronized (this) {
-            removed = line != null && line.remove(turn);
+            removed = line.remove(turn);
         }
         if (removed) {
             turn.complete(null);
@@ -157,9 +149,9 @@ final class Gate {
     /** The hold ended (or never was): the next live turn in line becomes the actor, if any. */
     private Turn nextActorLocked() {
         endHoldLocked();
-        Turn head = headLocked();
+        Turn head = line.head();
         if (head != null) {
-            line.poll();
+            line.dropHead();
             return head; // active stays true: the head acts now
         }
         active = false; // idle: it stays in the client's map until sweep() finds it idle twice
@@ -173,7 +165,7 @@ final class Gate {
      */
     void sweep() {
         synchronized (this) {
-            if (active || (line != null && !line.isEmpty())) {
+            if (active || !line.isEmpty()) {
                 idleSeen = false;
                 return;
             }
@@ -189,19 +181,7 @@ final class Gate {
     /** No lease of this gate is held any more; the rest of a reserved block belongs to that hold. */
     private void endHoldLocked() {
         held = null;
-        nextToken = 0;
-        lastToken = -1;
-    }
-
-    private Turn headLocked() {
-        while (line != null && !line.isEmpty()) {
-            Turn t = line.peek();
-            if (!t.cancelled) {
-                return t;
-            }
-            line.poll();
-        }
-        return null;
+        block.clear();
     }
 
     /**
@@ -219,7 +199,7 @@ final class Gate {
             if (held != lease) {
                 pass = false; // taken by an acquire that was cancelled meanwhile: never handed out
             } else {
-                Turn head = headLocked();
+                Turn head = line.head();
                 long now = gates.ticker.nanos();
                 if (head == null && !lease.isRelayed()) {
                     nextActorLocked(); // nobody waits: the gate goes idle with the release sent
@@ -232,12 +212,10 @@ final class Gate {
                     // comes after the release on the same thread.)
                     endHoldLocked();
                     promoteAfter = true;
-                } else if (nextToken <= lastToken
-                        && now - checkedAt < CHECK_NANOS
-                        && lease.deadline() - now > RedisLease.marginNanos(lease.leaseMillis())) {
-                    line.poll();
+                } else if (block.usable(now) && lease.deadline() - now > RedisLease.marginNanos(lease.leaseMillis())) {
+                    line.dropHead();
                     relayTo = head;
-                    relayed = gates.leases.relay(lease, nextToken++);
+                    relayed = gates.leases.relay(lease, block.take());
                     held = relayed;
                 } else {
                     endHoldLocked(); // limbo until the pass answers; active stays true
@@ -297,15 +275,13 @@ final class Gate {
         Turn head;
         RedisLease relayed = null;
         synchronized (this) {
-            head = headLocked();
+            head = line.head();
             // Like every acquire, a relay hands over at least half a lease (a slow pass reply would not).
             boolean valid =
                     RedisLease.hasMargin(sentAt, from.leaseMillis(), gates.ticker.nanos()) || gates.expiredHandoff;
             if (head != null && relayable(from, head) && valid) {
-                line.poll();
-                nextToken = token + 1;
-                lastToken = token + BLOCK - 1;
-                checkedAt = sentAt;
+                line.dropHead();
+                block.reserve(token, sentAt);
                 relayed = gates.leases.relay(from, token);
                 relayed.renewed(sentAt);
                 held = relayed;
@@ -344,12 +320,9 @@ final class Gate {
 
     /** Fails every turn in line because the client is closing. */
     void close() {
-        List<Turn> waiting = new ArrayList<>();
+        List<Turn> waiting;
         synchronized (this) {
-            if (line != null) {
-                waiting.addAll(line);
-                line.clear();
-            }
+            waiting = line.clear();
         }
         for (Turn t : waiting) {
             failClosed(t);
@@ -363,7 +336,7 @@ final class Gate {
         synchronized (this) {
             turn.cancelled = true;
             a = turn.acquisition;
-            removed = a == null && line != null && line.remove(turn);
+            removed = a == null && line.remove(turn);
         }
         if (a != null) {
             return a.cancel();

@@ -7,7 +7,6 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
@@ -37,15 +36,13 @@ final class RedisLease implements Lease {
     // first relay. A renewal answered for an older one applies to the newest (same Redis owner).
     private volatile Relay relay;
     private static final VarHandle STATE;
-    private static final VarHandle LOST;
     private static final VarHandle LISTENERS;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             STATE = lookup.findVarHandle(RedisLease.class, "state", State.class);
-            LOST = lookup.findVarHandle(RedisLease.class, "lost", CompletableFuture.class);
-            LISTENERS = lookup.findVarHandle(RedisLease.class, "listeners", CopyOnWriteArrayList.class);
+            LISTENERS = lookup.findVarHandle(RedisLease.class, "listeners", LossListeners.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -55,8 +52,7 @@ final class RedisLease implements Lease {
     private volatile State state = State.HELD;
     // Set once, right after the state became LOST.
     private volatile LockLostException loss;
-    private volatile CompletableFuture<LockLostException> lost; // created by whenLost() or the loss
-    private volatile CopyOnWriteArrayList<Consumer<? super LockLostException>> listeners; // by onLost()
+    private volatile LossListeners listeners; // made by onLost() or whenLost()
     private volatile long deadline;
     private volatile boolean lossReported;
 
@@ -231,36 +227,19 @@ final class RedisLease implements Lease {
                 Long.toString(token),
                 reason);
         // Each side writes its own field, then reads the other's: one of them sees both.
-        CompletableFuture<LockLostException> future = lost;
-        if (future != null) {
-            leases.callbacks().run(() -> future.complete(loss));
-        }
-        runPendingListeners(loss);
-    }
-
-    /** Runs, on the client's callback executor, the listeners nobody has run yet. */
-    private void runPendingListeners(LockLostException loss) {
-        CopyOnWriteArrayList<Consumer<? super LockLostException>> all = listeners;
-        if (all == null) {
-            return;
-        }
-        for (Consumer<? super LockLostException> listener : all) {
-            if (all.remove(listener)) { // whoever removes a listener runs it, exactly once
-                leases.callbacks().run(() -> runListener(listener, loss));
-            }
+        LossListeners l = listeners;
+        if (l != null) {
+            l.lost(loss);
         }
     }
 
-    private void runListener(Consumer<? super LockLostException> listener, LockLostException loss) {
-        try {
-            listener.accept(loss);
-        } catch (RuntimeException e) {
-            // A listener's failure must not stop the others; the operator must see it.
-            Log.LOG.log(
-                    System.Logger.Level.WARNING,
-                    "a loss listener of lock '" + keys.name() + "' (fencing token " + token + ") threw",
-                    e);
+    private LossListeners listeners() {
+        LossListeners l = listeners;
+        if (l == null) {
+            LISTENERS.compareAndSet(this, null, new LossListeners(leases.callbacks()));
+            l = listeners;
         }
+        return l;
     }
 
     @Override
@@ -331,25 +310,18 @@ final class RedisLease implements Lease {
     @Override
     public Lease onLost(Consumer<? super LockLostException> listener) {
         Objects.requireNonNull(listener, "listener");
-        CopyOnWriteArrayList<Consumer<? super LockLostException>> all = listeners;
-        if (all == null) {
-            LISTENERS.compareAndSet(this, null, new CopyOnWriteArrayList<>());
-            all = listeners;
-        }
-        all.add(listener);
+        LossListeners l = listeners();
+        l.add(listener);
         LockLostException seen = loss;
         if (seen != null) {
-            runPendingListeners(seen);
+            l.runPending(seen);
         }
         return this;
     }
 
     @Override
     public CompletableFuture<LockLostException> whenLost() {
-        if (lost == null) {
-            LOST.compareAndSet(this, null, new CompletableFuture<LockLostException>());
-        }
-        CompletableFuture<LockLostException> future = lost;
+        CompletableFuture<LockLostException> future = listeners().future();
         LockLostException seen = loss;
         if (seen != null) {
             future.complete(seen); // lost already: the caller's own thread runs what it chains on
