@@ -133,6 +133,7 @@ public final class JvmProcess implements AutoCloseable {
      * @throws IllegalStateException if the process is not alive
      */
     public synchronized void pause() {
+        requireAlive("SIGSTOP");
         Signals.stop(process);
         paused = true;
     }
@@ -143,6 +144,7 @@ public final class JvmProcess implements AutoCloseable {
      * @throws IllegalStateException if the process is not alive
      */
     public synchronized void resume() {
+        requireAlive("SIGCONT");
         Signals.cont(process);
         paused = false;
     }
@@ -219,6 +221,13 @@ public final class JvmProcess implements AutoCloseable {
     @Override
     public String toString() {
         return "JvmProcess{" + mainClass + ", pid=" + process.pid() + ", alive=" + process.isAlive() + "}";
+    }
+
+    /** A process that has gone gets a failure naming its exit code and output, not a bare "not running". */
+    private void requireAlive(String signal) {
+        if (!process.isAlive()) {
+            throw failure("cannot send " + signal + ": the process is not running");
+        }
     }
 
     private IllegalStateException failure(String what) {
