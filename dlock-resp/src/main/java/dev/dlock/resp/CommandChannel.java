@@ -8,7 +8,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The pipelined command connection shared by all of a client's threads.
@@ -23,10 +22,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * is completed while the lock is held, because completion runs the caller's dependent stages, which
  * may send commands.
  *
- * <p>While disconnected, commands wait in {@code waiting} and a reconnect thread runs; once it has
- * connected and shaken hands it sends the waiting commands that have not timed out, in order and
- * before any newer one. A command that timed out before it was sent is never sent (its caller may
- * have compensated already).
+ * <p>While disconnected, commands wait in {@code waiting} and a reconnect thread runs (see {@link
+ * ReconnectingChannel}); once it has connected and shaken hands it sends the waiting commands that
+ * have not timed out, in order and before any newer one. A command that timed out before it was
+ * sent is never sent (its caller may have compensated already).
  *
  * <p>Order across {@code NOSCRIPT}: Redis must run commands in the order they were issued (dlock
  * undoes a timed-out acquire with a release sent right behind it). An {@code EVALSHA} answered
@@ -39,49 +38,21 @@ import java.util.concurrent.locks.ReentrantLock;
  * timeout). Holding a source back until nothing is in flight would avoid that, but a compensating
  * release held behind a stalled server would then time out unsent and leave its lock held.
  */
-final class CommandChannel {
-    private final RedisEndpoint endpoint;
-    private final String clientName;
-    private final Duration timeout;
-    private final String maskedUri;
-
-    private final ReentrantLock lock = new ReentrantLock();
+final class CommandChannel extends ReconnectingChannel<EvalCommand> {
     private CommandBuffer output = new CommandBuffer(); // guarded by lock; bytes for link, not yet written
     private CommandBuffer writing = new CommandBuffer(); // owned by the flusher
     private boolean flushing; // guarded by lock
     private final Set<String> loaded = new HashSet<>(); // SHA-1s sent as source on link; guarded by lock
-    private final ArrayDeque<EvalCommand> waiting = new ArrayDeque<>(); // not yet sent, in order; guarded by lock
     private final ArrayDeque<EvalCommand> retry = new ArrayDeque<>(); // answered NOSCRIPT, to resend; guarded by lock
-    private Link link; // guarded by lock
-    private boolean reconnecting; // guarded by lock
-    private volatile RuntimeException lastConnectFailure;
-    private volatile boolean closed;
-
-    /** One connected socket and the commands sent on it that wait for a reply. */
-    private static final class Link {
-        final Connection connection;
-        final ArrayDeque<EvalCommand> sent = new ArrayDeque<>(); // guarded by the channel's lock
-
-        Link(Connection connection) {
-            this.connection = connection;
-        }
-    }
+    private final List<ArrayDeque<EvalCommand>> unsent = List.of(retry, waiting); // resends go first
 
     CommandChannel(RedisEndpoint endpoint, String clientName, Duration timeout, String maskedUri) {
-        this.endpoint = endpoint;
-        this.clientName = clientName;
-        this.timeout = timeout;
-        this.maskedUri = maskedUri;
-    }
-
-    /** Connects on the calling thread, failing fast; see {@link Connection#open}. */
-    void connect() {
-        install(Connection.open(endpoint, clientName, timeout, maskedUri));
+        super(endpoint, clientName, timeout, maskedUri, "dlock-resp-");
     }
 
     void send(EvalCommand command) {
         boolean flush = false;
-        boolean reconnect = false;
+        boolean connect = false;
         RuntimeException failure = null;
         lock.lock();
         try {
@@ -89,8 +60,7 @@ final class CommandChannel {
                 failure = Failures.closed(maskedUri);
             } else if (link == null) {
                 waiting.addLast(command);
-                reconnect = !reconnecting;
-                reconnecting = true;
+                connect = connectNeeded();
             } else {
                 boolean known = loaded.contains(command.script.script.sha1());
                 if (!waiting.isEmpty() || !retry.isEmpty()) {
@@ -104,8 +74,8 @@ final class CommandChannel {
         }
         if (failure != null) {
             command.completeExceptionally(failure);
-        } else if (reconnect) {
-            Daemons.start("dlock-resp-connect-" + clientName, this::reconnect);
+        } else if (connect) {
+            connectInBackground();
         } else if (flush) {
             flush();
         }
@@ -127,7 +97,7 @@ final class CommandChannel {
 
     private void flush() {
         while (true) {
-            Link l;
+            Link<EvalCommand> l;
             CommandBuffer bytes;
             lock.lock();
             try {
@@ -151,97 +121,72 @@ final class CommandChannel {
         }
     }
 
-    private void reconnect() {
-        Connection c = Connection.openRetrying(
-                endpoint, clientName, timeout, maskedUri, () -> closed, e -> lastConnectFailure = e);
-        if (c != null) {
-            install(c);
-            return;
-        }
-        lock.lock();
-        try {
-            reconnecting = false;
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /** Puts a fresh connection in place and queues what waited for it, before any newer command. */
-    private void install(Connection connection) {
-        Link l = new Link(connection);
-        boolean flush = false;
+    @Override
+    void install(Connection connection) {
+        Link<EvalCommand> l = new Link<>(connection);
+        boolean flush;
         lock.lock();
         try {
-            if (closed) {
-                connection.close();
+            if (!attach(l)) {
                 return;
             }
-            reconnecting = false;
             loaded.clear(); // possibly another server, or the same one restarted: send sources again
             output.reset(); // bytes for the lost link, whose commands have failed
-            link = l;
             flush = sendWaiting();
         } finally {
             lock.unlock();
         }
-        lastConnectFailure = null;
-        Daemons.start("dlock-resp-reader-" + clientName, () -> read(l));
+        startReader(l);
         if (flush) {
             flush();
         }
     }
 
-    private void read(Link l) {
+    @Override
+    void onReply(Link<EvalCommand> l, Object reply) throws IOException {
+        boolean noScript = reply instanceof ErrorReply error && error.message().startsWith("NOSCRIPT");
+        EvalCommand command;
+        boolean retried = false;
+        List<EvalCommand> overtaken = null;
+        boolean flush = false;
+        lock.lock();
         try {
-            while (true) {
-                Object reply = l.connection.reader.read();
-                boolean noScript =
-                        reply instanceof ErrorReply error && error.message().startsWith("NOSCRIPT");
-                EvalCommand command;
-                boolean retried = false;
-                List<EvalCommand> overtaken = null;
-                boolean flush = false;
-                lock.lock();
-                try {
-                    command = l.sent.pollFirst();
-                    if (command != null && link == l) {
-                        if (noScript && !command.sentAsSource) {
-                            retried = true;
-                            loaded.clear(); // a flush drops every script, not just this one
-                            if (!command.isDone()) { // timed out: never resent, its caller may have compensated
-                                retry.addLast(command);
-                            }
-                        } else if (!retry.isEmpty()) {
-                            overtaken = new ArrayList<>(retry); // this one ran after them: too late to resend
-                            retry.clear();
-                        }
-                        if (!retry.isEmpty() || !waiting.isEmpty()) {
-                            flush = resendAndSendWaiting(l);
-                        }
+            command = l.sent.pollFirst();
+            if (command != null && link == l) {
+                if (noScript && !command.sentAsSource) {
+                    retried = true;
+                    loaded.clear(); // a flush drops every script, not just this one
+                    if (!command.isDone()) { // timed out: never resent, its caller may have compensated
+                        retry.addLast(command);
                     }
-                } finally {
-                    lock.unlock();
+                } else if (!retry.isEmpty()) {
+                    overtaken = new ArrayList<>(retry); // this one ran after them: too late to resend
+                    retry.clear();
                 }
-                if (command == null) {
-                    throw new IOException("Redis sent a reply to no command: " + reply);
-                }
-                if (!retried) {
-                    deliver(command, reply);
-                }
-                if (overtaken != null) {
-                    RuntimeException failure = Failures.overtaken(maskedUri);
-                    for (EvalCommand c : overtaken) {
-                        c.completeExceptionally(failure);
-                    }
-                }
-                if (flush) {
-                    // The reader must never block on a socket write, so another thread flushes; the
-                    // order is already fixed in the output buffer.
-                    ForkJoinPool.commonPool().execute(this::flush);
+                if (!retry.isEmpty() || !waiting.isEmpty()) {
+                    flush = resendAndSendWaiting(l);
                 }
             }
-        } catch (IOException | RuntimeException e) {
-            lost(l, e);
+        } finally {
+            lock.unlock();
+        }
+        if (command == null) {
+            throw new IOException("Redis sent a reply to no command: " + reply);
+        }
+        if (!retried) {
+            deliver(command, reply);
+        }
+        if (overtaken != null) {
+            RuntimeException failure = Failures.overtaken(maskedUri);
+            for (EvalCommand c : overtaken) {
+                c.completeExceptionally(failure);
+            }
+        }
+        if (flush) {
+            // The reader must never block on a socket write, so another thread flushes; the
+            // order is already fixed in the output buffer.
+            ForkJoinPool.commonPool().execute(this::flush);
         }
     }
 
@@ -249,7 +194,7 @@ final class CommandChannel {
      * Once every command sent before the retries has answered, resends them with their source, then
      * sends what waited as far as it may go; returns true if the caller must flush. Lock held.
      */
-    private boolean resendAndSendWaiting(Link l) {
+    private boolean resendAndSendWaiting(Link<EvalCommand> l) {
         boolean flush = false;
         if (!retry.isEmpty() && l.sent.isEmpty()) {
             for (EvalCommand command = retry.pollFirst(); command != null; command = retry.pollFirst()) {
@@ -288,86 +233,33 @@ final class CommandChannel {
         }
     }
 
-    private void lost(Link l, Throwable cause) {
-        List<EvalCommand> failed;
-        boolean reconnect = false;
-        lock.lock();
-        try {
-            failed = new ArrayList<>(l.sent);
-            l.sent.clear();
-            if (link == l) {
-                failed.addAll(retry); // answered on this link; waiting commands go on the next
-                retry.clear();
-                link = null;
-                output.reset();
-                reconnect = !closed && !reconnecting;
-                reconnecting |= reconnect;
-            }
-        } finally {
-            lock.unlock();
+    /** Everything sent on the lost link fails, and so do its retries; waiting commands go on the next. */
+    @Override
+    List<EvalCommand> onLost(List<EvalCommand> sent, boolean wasLive, Throwable cause) {
+        if (wasLive) {
+            sent.addAll(retry); // answered on this link
+            retry.clear();
         }
-        l.connection.close();
+        return sent;
+    }
+
+    @Override
+    void settleLost(List<EvalCommand> failed, Throwable cause) {
         if (!failed.isEmpty()) {
             RuntimeException failure = closed ? Failures.closed(maskedUri) : Failures.lost(maskedUri, cause);
             for (EvalCommand command : failed) {
                 command.completeExceptionally(failure);
             }
         }
-        if (reconnect) {
-            Daemons.start("dlock-resp-connect-" + clientName, this::reconnect);
-        }
     }
 
-    /** Collects the commands past their deadline into {@code overdue}; called by the timer. */
-    void collectOverdue(long now, List<Pending<?>> overdue) {
-        lock.lock();
-        try {
-            if (link != null) {
-                Timeouts.collect(link.sent, now, overdue);
-            }
-            Timeouts.remove(retry, now, overdue); // never to be resent
-            Timeouts.remove(waiting, now, overdue); // never to be sent
-        } finally {
-            lock.unlock();
-        }
+    @Override
+    List<ArrayDeque<EvalCommand>> unsent() {
+        return unsent;
     }
 
-    /** Why commands are not being sent, for timeout messages; null when connected. */
-    RuntimeException notConnectedReason() {
-        lock.lock();
-        try {
-            return link == null ? lastConnectFailure : null;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    void close() {
-        List<EvalCommand> failed;
-        Link l;
-        lock.lock();
-        try {
-            closed = true;
-            l = link;
-            link = null;
-            output.reset();
-            failed = new ArrayList<>(retry);
-            failed.addAll(waiting);
-            retry.clear();
-            waiting.clear();
-            if (l != null) {
-                failed.addAll(l.sent);
-                l.sent.clear();
-            }
-        } finally {
-            lock.unlock();
-        }
-        if (l != null) {
-            l.connection.close(); // ends the reader
-        }
-        RuntimeException failure = Failures.closed(maskedUri);
-        for (EvalCommand command : failed) {
-            command.completeExceptionally(failure);
-        }
+    @Override
+    void unlinked() {
+        output.reset(); // bytes for a link that is gone
     }
 }

@@ -2,7 +2,6 @@ package dev.dlock.resp;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -16,44 +15,22 @@ import java.util.function.BiConsumer;
  * The pub/sub connection, opened in the background on the first subscribe.
  *
  * <p>Concurrency: as in {@link CommandChannel}, callers write {@code SUBSCRIBE}/{@code UNSUBSCRIBE}
- * under {@code writeLock} after queueing the op under {@code queueLock}; the reader thread matches
- * Redis' confirmations to the queue in order (they come in command order; messages are told apart
- * by their kind) and calls the listener with no lock held. {@code desired} is the set of channels
- * the caller wants, changed at call time; after a reconnect one {@code SUBSCRIBE} restores all of
- * it, and the subscribes that waited for the connection complete with the restoring confirmation.
+ * under {@code writeLock} after queueing the op under {@code lock} (taken inside {@code
+ * writeLock}); the connection's life cycle is {@link ReconnectingChannel}'s. The reader thread
+ * matches Redis' confirmations to the queue in order (they come in command order; messages are told
+ * apart by their kind) and calls the listener with no lock held. {@code desired} is the set of
+ * channels the caller wants, changed at call time; after a reconnect one {@code SUBSCRIBE} restores
+ * all of it, and the subscribes that waited for the connection complete with the restoring
+ * confirmation.
  */
-final class PubSubChannel {
-    private final RedisEndpoint endpoint;
-    private final String clientName;
-    private final Duration timeout;
-    private final String maskedUri;
-
+final class PubSubChannel extends ReconnectingChannel<PubSubOp> {
     private final ReentrantLock writeLock = new ReentrantLock();
-    private final ReentrantLock queueLock = new ReentrantLock();
     private final CommandBuffer buffer = new CommandBuffer(); // guarded by writeLock
     private final Set<String> desired = new LinkedHashSet<>(); // guarded by writeLock
-    private final ArrayDeque<PubSubOp> waiting = new ArrayDeque<>(); // guarded by queueLock
-    private volatile Link link; // written under writeLock and queueLock
-    private boolean connecting; // guarded by queueLock
-    private volatile RuntimeException lastConnectFailure;
-    private volatile boolean closed;
     private volatile BiConsumer<String, String> listener = (channel, message) -> {};
 
-    private static final class Link {
-        final Connection connection;
-        final ArrayDeque<PubSubOp> sent = new ArrayDeque<>(); // guarded by queueLock
-        boolean alive = true; // guarded by queueLock
-
-        Link(Connection connection) {
-            this.connection = connection;
-        }
-    }
-
     PubSubChannel(RedisEndpoint endpoint, String clientName, Duration timeout, String maskedUri) {
-        this.endpoint = endpoint;
-        this.clientName = clientName;
-        this.timeout = timeout;
-        this.maskedUri = maskedUri;
+        super(endpoint, clientName, timeout, maskedUri, "dlock-resp-pubsub-");
     }
 
     void onMessage(BiConsumer<String, String> listener) {
@@ -63,7 +40,7 @@ final class PubSubChannel {
     PubSubOp request(boolean subscribe, String channel) {
         PubSubOp op = new PubSubOp(subscribe, channel, System.nanoTime() + timeout.toNanos());
         RuntimeException failure = null;
-        boolean start = false;
+        boolean connect = false;
         writeLock.lock();
         try {
             if (subscribe) {
@@ -71,22 +48,21 @@ final class PubSubChannel {
             } else {
                 desired.remove(channel);
             }
-            Link l = link;
-            queueLock.lock();
+            Link<PubSubOp> l;
+            lock.lock();
             try {
+                l = link;
                 if (closed) {
                     failure = Failures.closed(maskedUri);
                     l = null;
-                } else if (l != null && l.alive) {
+                } else if (l != null) {
                     l.sent.addLast(op);
                 } else {
-                    l = null;
                     waiting.addLast(op);
-                    start = !connecting;
-                    connecting = true;
+                    connect = connectNeeded();
                 }
             } finally {
-                queueLock.unlock();
+                lock.unlock();
             }
             if (l != null) {
                 buffer.reset();
@@ -96,8 +72,8 @@ final class PubSubChannel {
         } finally {
             writeLock.unlock();
         }
-        if (start) {
-            Daemons.start("dlock-resp-pubsub-connect-" + clientName, this::reconnect);
+        if (connect) {
+            connectInBackground();
         }
         if (failure != null) {
             op.fail(failure);
@@ -105,7 +81,7 @@ final class PubSubChannel {
         return op;
     }
 
-    private void write(Link l) {
+    private void write(Link<PubSubOp> l) {
         try {
             buffer.writeTo(l.connection.out);
         } catch (IOException e) {
@@ -113,34 +89,23 @@ final class PubSubChannel {
         }
     }
 
-    private void reconnect() {
-        Connection c = Connection.openRetrying(
-                endpoint, clientName, timeout, maskedUri, () -> closed, e -> lastConnectFailure = e);
-        if (c != null) {
-            install(c);
-        }
-    }
-
-    private void install(Connection connection) {
+    @Override
+    void install(Connection connection) {
         List<PubSubOp> confirmed = new ArrayList<>();
         writeLock.lock();
         try {
-            Link l = new Link(connection);
+            Link<PubSubOp> l = new Link<>(connection);
             List<PubSubOp> ops;
-            queueLock.lock();
+            lock.lock();
             try {
-                if (closed) {
-                    connection.close();
+                if (!attach(l)) {
                     return;
                 }
                 ops = new ArrayList<>(waiting);
                 waiting.clear();
-                connecting = false;
-                link = l;
             } finally {
-                queueLock.unlock();
+                lock.unlock();
             }
-            lastConnectFailure = null;
             Map<String, List<PubSubOp>> carried = new LinkedHashMap<>();
             for (String channel : desired) {
                 carried.put(channel, new ArrayList<>());
@@ -168,43 +133,37 @@ final class PubSubChannel {
                     restoring.add(restore);
                     buffer.bulk(e.getKey());
                 }
-                queueLock.lock();
+                lock.lock();
                 try {
                     l.sent.addAll(restoring);
                 } finally {
-                    queueLock.unlock();
+                    lock.unlock();
                 }
                 write(l);
             }
-            Daemons.start("dlock-resp-pubsub-reader-" + clientName, () -> read(l));
+            startReader(l); // after the restoring ops are queued: they are the first to be answered
         } finally {
             writeLock.unlock();
         }
         confirmed.forEach(PubSubOp::confirm);
     }
 
-    private void read(Link l) {
-        try {
-            while (true) {
-                Object reply = l.connection.reader.read();
-                if (reply instanceof List<?> parts && parts.size() >= 3 && parts.get(0) instanceof String kind) {
-                    if (kind.equals("message")) {
-                        deliver((String) parts.get(1), (String) parts.get(2));
-                    } else if (kind.equals("subscribe") || kind.equals("unsubscribe")) {
-                        PubSubOp op = poll(l);
-                        if (op != null) {
-                            op.confirm();
-                        }
-                    }
-                } else if (reply instanceof ErrorReply error) {
-                    PubSubOp op = poll(l);
-                    if (op != null) {
-                        op.fail(Failures.reply(maskedUri, error.message()));
-                    }
+    @Override
+    void onReply(Link<PubSubOp> l, Object reply) {
+        if (reply instanceof List<?> parts && parts.size() >= 3 && parts.get(0) instanceof String kind) {
+            if (kind.equals("message")) {
+                deliver((String) parts.get(1), (String) parts.get(2));
+            } else if (kind.equals("subscribe") || kind.equals("unsubscribe")) {
+                PubSubOp op = poll(l);
+                if (op != null) {
+                    op.confirm();
                 }
             }
-        } catch (IOException | RuntimeException e) {
-            lost(l, e);
+        } else if (reply instanceof ErrorReply error) {
+            PubSubOp op = poll(l);
+            if (op != null) {
+                op.fail(Failures.reply(maskedUri, error.message()));
+            }
         }
     }
 
@@ -216,84 +175,32 @@ final class PubSubChannel {
         }
     }
 
-    private PubSubOp poll(Link l) {
-        queueLock.lock();
+    private PubSubOp poll(Link<PubSubOp> l) {
+        lock.lock();
         try {
             return l.sent.pollFirst();
         } finally {
-            queueLock.unlock();
+            lock.unlock();
         }
     }
 
     /** Subscribes in flight are tried again on the next connection; unsubscribes are done (the link is gone). */
-    private void lost(Link l, Throwable cause) {
+    @Override
+    List<PubSubOp> onLost(List<PubSubOp> sent, boolean wasLive, Throwable cause) {
         List<PubSubOp> done = new ArrayList<>();
-        boolean start;
-        queueLock.lock();
-        try {
-            l.alive = false;
-            List<PubSubOp> retry = new ArrayList<>();
-            for (PubSubOp op : l.sent) {
-                (op.subscribe ? retry : done).add(op);
-            }
-            l.sent.clear();
-            for (int i = retry.size() - 1; i >= 0; i--) {
-                waiting.addFirst(retry.get(i));
-            }
-            if (link == l) {
-                link = null;
-            }
-            lastConnectFailure = Failures.lost(maskedUri, cause);
-            start = !closed && !connecting;
-            connecting |= start;
-        } finally {
-            queueLock.unlock();
+        List<PubSubOp> retry = new ArrayList<>();
+        for (PubSubOp op : sent) {
+            (op.subscribe ? retry : done).add(op);
         }
-        l.connection.close();
+        for (int i = retry.size() - 1; i >= 0; i--) {
+            waiting.addFirst(retry.get(i));
+        }
+        lastConnectFailure = Failures.lost(maskedUri, cause);
+        return done;
+    }
+
+    @Override
+    void settleLost(List<PubSubOp> done, Throwable cause) {
         done.forEach(PubSubOp::confirm);
-        if (start) {
-            Daemons.start("dlock-resp-pubsub-connect-" + clientName, this::reconnect);
-        }
-    }
-
-    void collectOverdue(long now, List<Pending<?>> overdue) {
-        queueLock.lock();
-        try {
-            Link l = link;
-            if (l != null) {
-                Timeouts.collect(l.sent, now, overdue);
-            }
-            Timeouts.remove(waiting, now, overdue);
-        } finally {
-            queueLock.unlock();
-        }
-    }
-
-    RuntimeException notConnectedReason() {
-        return link == null ? lastConnectFailure : null;
-    }
-
-    void close() {
-        List<PubSubOp> failed;
-        Link l;
-        queueLock.lock();
-        try {
-            closed = true;
-            l = link;
-            failed = new ArrayList<>(waiting);
-            waiting.clear();
-            if (l != null) {
-                l.alive = false;
-                failed.addAll(l.sent);
-                l.sent.clear();
-            }
-        } finally {
-            queueLock.unlock();
-        }
-        if (l != null) {
-            l.connection.close();
-        }
-        RuntimeException failure = Failures.closed(maskedUri);
-        failed.forEach(op -> op.fail(failure));
     }
 }
