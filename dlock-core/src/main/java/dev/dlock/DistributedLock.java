@@ -53,6 +53,7 @@ public interface DistributedLock extends Lock {
      * Acquires the lock for the calling thread, waiting as long as it takes; reentrant.
      *
      * @throws LockLostException if the calling thread holds the lock already and its hold was lost
+     * @throws IllegalStateException if the client is closed
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      * @throws LockServerException if Redis answers with an error (for example: the key holds
      *     another type)
@@ -66,6 +67,7 @@ public interface DistributedLock extends Lock {
      *
      * @throws InterruptedException if the thread is interrupted before or while waiting
      * @throws LockLostException if the calling thread holds the lock already and its hold was lost
+     * @throws IllegalStateException if the client is closed
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      * @throws LockServerException if Redis answers with an error
      */
@@ -78,6 +80,7 @@ public interface DistributedLock extends Lock {
      *
      * @return {@code true} if the calling thread now holds the lock
      * @throws LockLostException if the calling thread holds the lock already and its hold was lost
+     * @throws IllegalStateException if the client is closed
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      * @throws LockServerException if Redis answers with an error
      */
@@ -94,6 +97,7 @@ public interface DistributedLock extends Lock {
      * @throws IllegalArgumentException if {@code time} is negative or overflows
      * @throws NullPointerException if {@code unit} is null
      * @throws LockLostException if the calling thread holds the lock already and its hold was lost
+     * @throws IllegalStateException if the client is closed
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      * @throws LockServerException if Redis answers with an error
      */
@@ -103,7 +107,8 @@ public interface DistributedLock extends Lock {
     /**
      * Releases one hold of the calling thread; the last one releases the lock in Redis.
      *
-     * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+     * @throws IllegalMonitorStateException if the calling thread does not hold the lock (also after
+     *     the client was closed, which released every hold)
      * @throws LockLostException if this was the last hold and the lease had been lost meanwhile
      *     (the hold is dropped either way, and another owner's key is left untouched)
      * @throws LockConnectionException if Redis cannot be reached within the command timeout (the
@@ -127,6 +132,7 @@ public interface DistributedLock extends Lock {
      * is released.
      *
      * @return the lease
+     * @throws IllegalStateException if the client is closed
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      * @throws LockServerException if Redis answers with an error
      * @throws LockException if the waiting thread is interrupted (the interrupt flag is kept)
@@ -139,7 +145,9 @@ public interface DistributedLock extends Lock {
      *
      * @param wait the longest wait; {@link Duration#ZERO} means one try
      * @return the lease, or empty if the lock stayed busy
-     * @throws IllegalArgumentException if {@code wait} is null, negative or overflows
+     * @throws NullPointerException if {@code wait} is null
+     * @throws IllegalArgumentException if {@code wait} is negative or overflows
+     * @throws IllegalStateException if the client is closed
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      * @throws LockServerException if Redis answers with an error
      * @throws LockException if the waiting thread is interrupted (the interrupt flag is kept)
@@ -153,8 +161,10 @@ public interface DistributedLock extends Lock {
      * @param wait the longest wait; {@link Duration#ZERO} means one try
      * @param leaseTime how long the lease lasts, at least 100 ms
      * @return the lease, or empty if the lock stayed busy
-     * @throws IllegalArgumentException if a duration is null, not positive (zero is allowed for
-     *     {@code wait}) or overflows
+     * @throws NullPointerException if a duration is null
+     * @throws IllegalArgumentException if a duration is not positive (zero is allowed for {@code
+     *     wait}) or overflows
+     * @throws IllegalStateException if the client is closed
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      * @throws LockServerException if Redis answers with an error
      * @throws LockException if the waiting thread is interrupted (the interrupt flag is kept)
@@ -171,7 +181,9 @@ public interface DistributedLock extends Lock {
      *
      * @param wait the longest wait; {@link Duration#ZERO} means one try
      * @return a future of the lease, or of {@code null} when the wait ran out
-     * @throws IllegalArgumentException if {@code wait} is null, negative or overflows
+     * @throws NullPointerException if {@code wait} is null
+     * @throws IllegalArgumentException if {@code wait} is negative or overflows
+     * @throws IllegalStateException if the client is closed
      */
     CompletableFuture<Lease> acquireAsync(Duration wait);
 
@@ -179,6 +191,7 @@ public interface DistributedLock extends Lock {
      * Tells whether anybody holds this lock now; one Redis round trip.
      *
      * @return {@code true} if the lock is held
+     * @throws IllegalStateException if the client is closed
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      */
     boolean isLocked();
@@ -221,6 +234,7 @@ public interface DistributedLock extends Lock {
      * Reads the holder, remaining lease time and fencing token from Redis; one round trip.
      *
      * @return a snapshot of the lock
+     * @throws IllegalStateException if the client is closed
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      * @throws LockServerException if the lock's key holds another type
      */

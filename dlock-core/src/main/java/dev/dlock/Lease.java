@@ -23,6 +23,10 @@ import java.util.function.Consumer;
  * }
  * }</pre>
  *
+ * <p>Closing the client releases its leases: afterwards {@link #release()} returns quietly and
+ * {@link #isValid()} is false; no method of a lease throws {@link IllegalStateException} for a closed
+ * client.
+ *
  * <p>This interface's implementations are thread-safe: a lease may be released from any thread.
  */
 public interface Lease extends AutoCloseable {

@@ -3,6 +3,8 @@ package dev.dlock;
 import dev.dlock.internal.ClientOptions;
 import dev.dlock.spi.TransportFactory;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
@@ -27,7 +29,8 @@ public interface LockClient extends AutoCloseable {
      *
      * @param redisUri for example {@code redis://localhost:6379}, {@code rediss://:secret@host:6380/2}
      * @return a connected client
-     * @throws IllegalArgumentException if {@code redisUri} is null, blank or not a Redis URI
+     * @throws NullPointerException if {@code redisUri} is null
+     * @throws IllegalArgumentException if {@code redisUri} is blank or not a Redis URI
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      * @throws LockAuthenticationException if Redis refuses the credentials
      * @throws LockException if no transport (such as {@code dlock-lettuce}) is on the class path
@@ -51,7 +54,8 @@ public interface LockClient extends AutoCloseable {
      *
      * @param name the lock name: not blank, at most {@value Builder#MAX_NAME_LENGTH} characters
      * @return the lock
-     * @throws IllegalArgumentException if {@code name} is null, blank or too long
+     * @throws NullPointerException if {@code name} is null
+     * @throws IllegalArgumentException if {@code name} is blank or too long
      * @throws IllegalStateException if the client is closed
      */
     DistributedLock lock(String name);
@@ -87,8 +91,8 @@ public interface LockClient extends AutoCloseable {
     void close();
 
     /**
-     * Options for a {@link LockClient}; {@link #build()} validates them and connects. Not
-     * thread-safe: configure it on one thread.
+     * Options for a {@link LockClient}; {@link #build()} validates them all, before any I/O, and
+     * connects. Not thread-safe: configure it on one thread.
      */
     final class Builder {
         /** The longest lock name accepted, in characters. */
@@ -101,6 +105,7 @@ public interface LockClient extends AutoCloseable {
         private String clientName = "dlock";
         private TransportFactory transport;
         private Executor callbackExecutor;
+        private final List<LockListener> listeners = new ArrayList<>();
 
         Builder() {}
 
@@ -193,9 +198,26 @@ public interface LockClient extends AutoCloseable {
         }
 
         /**
+         * Adds a listener of the client's lock events (acquires and their outcome, holds started,
+         * released and lost, watchdog renewals), for metrics; {@code dlock-micrometer} provides one.
+         * May be called more than once; listeners hear events in the order they were added. See
+         * {@link LockListener} for the threads they run on.
+         *
+         * @param listener the listener
+         * @return this builder
+         * @throws NullPointerException if {@code listener} is null
+         */
+        public Builder listener(LockListener listener) {
+            listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /**
          * Validates the options, connects and checks the connection with a {@code PING}.
          *
          * @return the connected client
+         * @throws NullPointerException naming the option that is null (the URI, the lease time, the
+         *     key prefix, the command timeout or the client name), before any I/O
          * @throws IllegalArgumentException naming the option that is invalid, before any I/O
          * @throws LockConnectionException if Redis cannot be reached within the command timeout
          * @throws LockAuthenticationException if Redis refuses the credentials
@@ -210,7 +232,8 @@ public interface LockClient extends AutoCloseable {
                             clientName,
                             transport,
                             MAX_NAME_LENGTH,
-                            callbackExecutor)
+                            callbackExecutor,
+                            listeners)
                     .connect();
         }
     }

@@ -171,8 +171,8 @@ final class LockContractIT {
     @Test
     void badInput_isRejectedBeforeIo() {
         assertThatThrownBy(() -> a.lock(null))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("name");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("name");
         assertThatThrownBy(() -> a.lock(" "))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("name");

@@ -1,9 +1,14 @@
 package dev.dlock.internal;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
-/** Argument checks that run before any I/O and name the offending argument. */
+/**
+ * Argument checks that run before any I/O and name the offending argument. A null argument throws
+ * {@link NullPointerException} (as everywhere in the API, where null does not mean "the default"); a
+ * value out of range throws {@link IllegalArgumentException}.
+ */
 final class Args {
     /** Longest duration accepted anywhere: about 292 years overflows nanoseconds, so cap lower. */
     static final Duration MAX_DURATION = Duration.ofDays(365L * 100);
@@ -11,9 +16,7 @@ final class Args {
     private Args() {}
 
     static String name(String name, int maxLength) {
-        if (name == null) {
-            throw new IllegalArgumentException("name must not be null");
-        }
+        Objects.requireNonNull(name, "name");
         if (name.isBlank()) {
             throw new IllegalArgumentException("name must not be blank");
         }
@@ -25,9 +28,7 @@ final class Args {
     }
 
     static Duration positive(String argument, Duration value) {
-        if (value == null) {
-            throw new IllegalArgumentException(argument + " must not be null");
-        }
+        Objects.requireNonNull(value, argument);
         if (value.isNegative() || value.isZero()) {
             throw new IllegalArgumentException(argument + " must be positive, was " + value);
         }
@@ -48,9 +49,7 @@ final class Args {
     }
 
     static Duration notNegative(String argument, Duration value) {
-        if (value == null) {
-            throw new IllegalArgumentException(argument + " must not be null");
-        }
+        Objects.requireNonNull(value, argument);
         if (value.isNegative()) {
             throw new IllegalArgumentException(argument + " must not be negative, was " + value);
         }
@@ -58,9 +57,7 @@ final class Args {
     }
 
     static Duration notNegative(String argument, long time, TimeUnit unit) {
-        if (unit == null) {
-            throw new NullPointerException("unit");
-        }
+        Objects.requireNonNull(unit, "unit");
         if (time < 0) {
             throw new IllegalArgumentException(argument + " must not be negative, was " + time + " " + unit);
         }
@@ -79,8 +76,9 @@ final class Args {
     }
 
     static String notBlank(String argument, String value) {
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException(argument + " must not be null or blank");
+        Objects.requireNonNull(value, argument);
+        if (value.isBlank()) {
+            throw new IllegalArgumentException(argument + " must not be blank");
         }
         return value;
     }

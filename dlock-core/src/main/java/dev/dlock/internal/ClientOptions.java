@@ -2,10 +2,12 @@ package dev.dlock.internal;
 
 import dev.dlock.LockClient;
 import dev.dlock.LockException;
+import dev.dlock.LockListener;
 import dev.dlock.spi.TransportFactory;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.List;
 import java.util.ServiceLoader;
 import java.util.concurrent.Executor;
 
@@ -24,6 +26,7 @@ import java.util.concurrent.Executor;
  * @param maxNameLength the longest lock name accepted
  * @param callbackExecutor runs application callbacks, or null for the client's own pool
  * @param controls the verifier's negative controls (none outside verification runs)
+ * @param listeners the lock event listeners, in the order they were added
  */
 public record ClientOptions(
         String redisUri,
@@ -35,7 +38,8 @@ public record ClientOptions(
         TransportFactory transport,
         int maxNameLength,
         Executor callbackExecutor,
-        Controls controls) {
+        Controls controls,
+        List<LockListener> listeners) {
 
     /**
      * Validates the builder's settings and picks the transport.
@@ -48,6 +52,7 @@ public record ClientOptions(
      * @param factory the transport, or null to discover one with {@link ServiceLoader}
      * @param maxNameLength the longest lock name
      * @param callbackExecutor the callback executor, or null
+     * @param listeners the lock event listeners
      * @return the options
      * @throws IllegalArgumentException naming the setting that is invalid
      * @throws LockException if no transport on the class path supports the URI
@@ -60,7 +65,8 @@ public record ClientOptions(
             String clientName,
             TransportFactory factory,
             int maxNameLength,
-            Executor callbackExecutor) {
+            Executor callbackExecutor,
+            List<LockListener> listeners) {
         String masked = checkUri(redisUri);
         Duration lease = Args.leaseTime("leaseTime", leaseTime);
         Args.notBlank("keyPrefix", keyPrefix);
@@ -84,7 +90,8 @@ public record ClientOptions(
                 chosen,
                 maxNameLength,
                 callbackExecutor,
-                controls);
+                controls,
+                List.copyOf(listeners));
     }
 
     /**
@@ -120,9 +127,7 @@ public record ClientOptions(
 
     /** Checks the URI before any I/O and returns it with the password masked. */
     static String checkUri(String redisUri) {
-        if (redisUri == null || redisUri.isBlank()) {
-            throw new IllegalArgumentException("redisUri must not be null or blank");
-        }
+        Args.notBlank("redisUri", redisUri);
         URI uri;
         try {
             uri = new URI(redisUri);

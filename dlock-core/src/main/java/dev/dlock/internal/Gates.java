@@ -1,5 +1,7 @@
 package dev.dlock.internal;
 
+import dev.dlock.LockListener;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -17,9 +19,10 @@ final class Gates {
     final LeaseTime leaseTime;
     final Lifecycle lifecycle;
     final boolean expiredHandoff; // the negative control Controls.expiredHandoff
+    private final Events events;
     private final ConcurrentHashMap<String, Gate> byName = new ConcurrentHashMap<>();
 
-    Gates(Acquirer acquirer, Lifecycle lifecycle, boolean expiredHandoff) {
+    Gates(Acquirer acquirer, Lifecycle lifecycle, boolean expiredHandoff, Events events) {
         this.ticker = acquirer.ticker;
         this.scheduler = acquirer.scheduler;
         this.scripts = acquirer.scripts;
@@ -28,6 +31,7 @@ final class Gates {
         this.leaseTime = acquirer.leaseTime;
         this.lifecycle = lifecycle;
         this.expiredHandoff = expiredHandoff;
+        this.events = events;
     }
 
     /**
@@ -35,7 +39,12 @@ final class Gates {
      * this client is at the lock).
      */
     Turn enter(LockKeys keys, String owner, long leaseMillis, boolean renewed, long waitNanos) {
-        Turn turn = new Turn(owner, leaseMillis, renewed, waitNanos, ticker.nanos());
+        long now = ticker.nanos();
+        Turn turn = new Turn(owner, leaseMillis, renewed, waitNanos, now);
+        if (events.enabled()) {
+            turn.whenComplete(
+                    (lease, error) -> events.acquire(keys.name(), outcome(lease, error), ticker.nanos() - now));
+        }
         while (true) {
             Gate gate = byName.computeIfAbsent(keys.name(), n -> new Gate(this, keys));
             if (gate.admit(turn)) {
@@ -43,6 +52,16 @@ final class Gates {
             }
             byName.remove(keys.name(), gate); // dead: it is leaving the map; the next loop makes a new one
         }
+    }
+
+    private static LockListener.Outcome outcome(RedisLease lease, Throwable error) {
+        if (error instanceof CancellationException) {
+            return LockListener.Outcome.CANCELLED;
+        }
+        if (error != null) {
+            return LockListener.Outcome.FAILED;
+        }
+        return lease != null ? LockListener.Outcome.ACQUIRED : LockListener.Outcome.BUSY;
     }
 
     void remove(String name, Gate gate) {

@@ -1,5 +1,6 @@
 package dev.dlock.internal;
 
+import dev.dlock.LockLostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -18,6 +19,7 @@ final class Leases {
     private final Callbacks callbacks;
     private final Watchdog watchdog;
     private final Lifecycle lifecycle;
+    private final Events events;
 
     Leases(
             ScriptRunner scripts,
@@ -25,13 +27,15 @@ final class Leases {
             ScheduledExecutorService scheduler,
             Callbacks callbacks,
             Watchdog watchdog,
-            Lifecycle lifecycle) {
+            Lifecycle lifecycle,
+            Events events) {
         this.scripts = scripts;
         this.ticker = ticker;
         this.scheduler = scheduler;
         this.callbacks = callbacks;
         this.watchdog = watchdog;
         this.lifecycle = lifecycle;
+        this.events = events;
     }
 
     /** A new hold, valid from the sending of the command that took it ({@code sentAt}). */
@@ -39,6 +43,7 @@ final class Leases {
             LockKeys keys, String owner, long token, long leaseMillis, boolean renewed, long sentAt, Gate gate) {
         RedisLease lease = new RedisLease(this, keys, owner, token, leaseMillis, renewed, sentAt, gate);
         watchdog.add(lease);
+        events.started(keys.name());
         if (!renewed) {
             long delay = lease.deadline() - ticker.nanos();
             scheduler.schedule(
@@ -56,15 +61,23 @@ final class Leases {
     RedisLease relay(RedisLease from, long token) {
         RedisLease lease = from.relayTo(token);
         watchdog.add(lease);
+        events.started(from.keys().name());
         if (lifecycle.isClosed()) {
             lease.releaseQuietly();
         }
         return lease;
     }
 
-    /** The lease ended (released or lost): the watchdog no longer renews it. */
-    void forget(RedisLease lease) {
+    /** The lease was released (or its client closed): the watchdog no longer renews it. */
+    void released(RedisLease lease) {
         watchdog.remove(lease);
+        events.released(lease.keys().name());
+    }
+
+    /** The lease was lost: the watchdog no longer renews it. */
+    void lost(RedisLease lease, LockLostException loss) {
+        watchdog.remove(lease);
+        events.lost(lease.keys().name(), loss);
     }
 
     /** The leases not yet released or lost. */

@@ -217,7 +217,7 @@ final class RedisLease implements Lease {
     private void lost(String reason) {
         LockLostException loss = new LockLostException(keys.name(), token, reason);
         this.loss = loss;
-        leases.forget(this);
+        leases.lost(this, loss);
         gate.lost(this);
         // A fixed lease running out is the end its holder chose; any other loss is a fault to look into.
         Log.LOG.log(
@@ -272,7 +272,7 @@ final class RedisLease implements Lease {
             expire("its lease of " + leaseMillis + " ms ran out before it was released");
         }
         if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
-            leases.forget(this);
+            leases.released(this);
             boolean released = leases.scripts().await(gate.release(this), keys.lock());
             if (!released) {
                 lossReported = true;
@@ -290,7 +290,7 @@ final class RedisLease implements Lease {
     /** Releases without waiting or reporting, for a lock taken by an attempt nobody wants any more. */
     void releaseQuietly() {
         if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
-            leases.forget(this);
+            leases.released(this);
             gate.release(this);
         }
     }
@@ -298,7 +298,7 @@ final class RedisLease implements Lease {
     /** Marks the lease released because its client is closing; the client releases it in Redis. */
     void markReleasedForClose() {
         if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
-            leases.forget(this);
+            leases.released(this);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.dlock.internal;
 import dev.dlock.DistributedLock;
 import dev.dlock.LockAdmin;
 import dev.dlock.LockClient;
+import dev.dlock.LockListener;
 import dev.dlock.spi.Transport;
 import dev.dlock.spi.TransportConfig;
 import java.time.Duration;
@@ -66,14 +67,15 @@ final class RedisLockClient implements LockClient {
                     System.getProperty(Controls.PROPERTY));
         }
         LeaseTime leaseTime = new LeaseTime(leaseMillis);
+        Events events = Events.of(options.listeners());
         this.scripts = new ScriptRunner(transport, maskedUri, commandTimeout);
         this.callbacks = Callbacks.on(callbackExecutor, owners.clientId(), lifecycle);
-        this.watchdog = new Watchdog(scripts, ticker, transport::slot, leaseTime);
-        this.leases = new Leases(scripts, ticker, scheduler, callbacks, watchdog, lifecycle);
+        this.watchdog = new Watchdog(scripts, ticker, transport::slot, leaseTime, events);
+        this.leases = new Leases(scripts, ticker, scheduler, callbacks, watchdog, lifecycle, events);
         WaitRoom waitRoom = new WaitRoom(transport, scheduler, ticker, controls.crossLockGrant());
         this.acquirer = new Acquirer(
                 scripts, ticker, scheduler, waitRoom, leases, leaseTime, owners, !controls.expiredHandoff());
-        this.gates = new Gates(acquirer, lifecycle, controls.expiredHandoff());
+        this.gates = new Gates(acquirer, lifecycle, controls.expiredHandoff(), events);
         this.admin = new RedisLockAdmin(scripts, keyPrefix, maxNameLength, lifecycle);
         long interval = Math.max(1, leaseMillis / 3);
         scheduler.scheduleWithFixedDelay(this::watchdogTick, interval, interval, TimeUnit.MILLISECONDS);
@@ -114,7 +116,8 @@ final class RedisLockClient implements LockClient {
             long leaseMillis,
             Ticker ticker,
             ScheduledExecutorService scheduler,
-            Executor callbacks) {
+            Executor callbacks,
+            LockListener... listeners) {
         ClientOptions options = new ClientOptions(
                 "redis://test",
                 "redis://test",
@@ -125,7 +128,8 @@ final class RedisLockClient implements LockClient {
                 null,
                 LockClient.Builder.MAX_NAME_LENGTH,
                 callbacks,
-                Controls.NONE);
+                Controls.NONE,
+                List.of(listeners));
         return new RedisLockClient(transport, options, ticker, scheduler, callbacks);
     }
 

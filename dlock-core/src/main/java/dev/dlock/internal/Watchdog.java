@@ -22,13 +22,15 @@ final class Watchdog {
     private final Ticker ticker;
     private final ToIntFunction<String> slot; // the hash slot of a key (the transport's)
     private final LeaseTime leaseTime;
+    private final Events events;
     private final Set<RedisLease> leases = ConcurrentHashMap.newKeySet();
 
-    Watchdog(ScriptRunner scripts, Ticker ticker, ToIntFunction<String> slot, LeaseTime leaseTime) {
+    Watchdog(ScriptRunner scripts, Ticker ticker, ToIntFunction<String> slot, LeaseTime leaseTime, Events events) {
         this.scripts = scripts;
         this.ticker = ticker;
         this.slot = slot;
         this.leaseTime = leaseTime;
+        this.events = events;
     }
 
     void add(RedisLease lease) {
@@ -80,6 +82,7 @@ final class Watchdog {
         }
         long sentAt = ticker.nanos();
         scripts.eval(Scripts.RENEW, keys, args).whenComplete((reply, error) -> {
+            events.renewal(batch.size(), error == null);
             if (error != null) {
                 // Retried next round; the deadline check marks a lease lost if it keeps failing.
                 Log.LOG.log(

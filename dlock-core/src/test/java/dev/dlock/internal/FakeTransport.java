@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
 /** A transport whose replies and messages the test hands out, one by one. */
@@ -22,6 +23,8 @@ final class FakeTransport implements Transport {
     final List<String> unsubscribed = new CopyOnWriteArrayList<>();
     private volatile BiConsumer<String, String> listener = (c, m) -> {};
     private volatile boolean answerAll;
+    /** Every script call the client made, answered or not (the connect-time policy check aside). */
+    final AtomicInteger evals = new AtomicInteger();
 
     /** From now on every call, pending or new, is answered 0 ("not yours", "busy"), as for a close. */
     void answerEverything() {
@@ -33,6 +36,9 @@ final class FakeTransport implements Transport {
 
     @Override
     public CompletableFuture<Object> eval(Script script, String[] keys, String[] args) {
+        if (script != Scripts.SERVER_POLICY) {
+            evals.incrementAndGet();
+        }
         if (answerAll) {
             return CompletableFuture.completedFuture(0L);
         }
