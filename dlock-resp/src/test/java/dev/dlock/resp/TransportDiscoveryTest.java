@@ -7,7 +7,7 @@ import dev.dlock.spi.TransportFactory;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 
-/** The lock-level ITs scanned from dlock-lettuce's test-jar must run on this transport, and only on it. */
+/** Discovery on this module's class path finds this transport, and only it: dlock-lettuce is not there. */
 final class TransportDiscoveryTest {
 
     @Test
