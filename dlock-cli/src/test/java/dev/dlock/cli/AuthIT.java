@@ -18,7 +18,7 @@ final class AuthIT {
         Cli status = Cli.run("status", "--redis", uri, "x");
         assertThat(status.exitCode()).as(status.toString()).isEqualTo(69);
         // Usually "refused the credentials ... WRONGPASS"; the Lettuce transport sometimes reports a refused
-        // AUTH as "Connection closed prematurely" instead (seen once in ServerConditionsIT too), still 69.
+        // AUTH as "Connection closed prematurely" instead (seen once in ServerConditionsContract too), still 69.
         assertThat(status.stderr())
                 .contains("redis://:***@")
                 .containsPattern("refused the credentials|Connection closed")

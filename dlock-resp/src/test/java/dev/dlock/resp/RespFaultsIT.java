@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dlock.LockAuthenticationException;
 import dev.dlock.LockConnectionException;
-import dev.dlock.Workers;
+import dev.dlock.contract.Workers;
 import dev.dlock.spi.Transport;
 import dev.dlock.testkit.RedisServer;
 import dev.dlock.testkit.Timing;

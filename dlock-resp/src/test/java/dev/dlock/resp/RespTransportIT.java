@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dlock.LockConnectionException;
-import dev.dlock.Workers;
+import dev.dlock.contract.Workers;
 import dev.dlock.spi.RedisReplyException;
 import dev.dlock.spi.Transport;
 import dev.dlock.testkit.RedisExtension;

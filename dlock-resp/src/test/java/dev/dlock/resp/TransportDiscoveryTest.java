@@ -1,19 +1,20 @@
 package dev.dlock.resp;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dlock.contract.DiscoveryContract;
 import dev.dlock.spi.TransportFactory;
-import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 
-/** The lock-level ITs scanned from dlock-lettuce's test-jar must run on this transport, and only on it. */
-final class TransportDiscoveryTest {
+/** Discovery on this module's class path finds this transport, and only it: dlock-lettuce is not there. */
+final class TransportDiscoveryTest extends DiscoveryContract {
+    @Override
+    protected TransportFactory transport() {
+        return new RespTransportFactory();
+    }
 
     @Test
-    void serviceLoader_findsOnlyRespTransportFactory() {
-        assertThat(ServiceLoader.load(TransportFactory.class).stream().map(ServiceLoader.Provider::type))
-                .containsExactly(RespTransportFactory.class);
+    void lettuceTransportFactory_isNotOnTheClassPath() {
         assertThatThrownBy(() -> Class.forName("dev.dlock.lettuce.LettuceTransportFactory"))
                 .isInstanceOf(ClassNotFoundException.class);
     }

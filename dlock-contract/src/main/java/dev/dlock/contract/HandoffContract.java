@@ -1,7 +1,10 @@
-package dev.dlock;
+package dev.dlock.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dlock.DistributedLock;
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
 import dev.dlock.testkit.RedisExtension;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Contention across clients: releases hand the lock over in queue order, with no herd of retries. */
-final class HandoffIT {
+public abstract class HandoffContract extends TransportContract {
     @RegisterExtension
     final RedisExtension redis = RedisExtension.builder().build();
 
@@ -22,7 +25,7 @@ final class HandoffIT {
         int each = 40;
         List<LockClient> all = new ArrayList<>();
         for (int i = 0; i < clients; i++) {
-            all.add(LockClient.connect(redis.server().uri()));
+            all.add(connect(redis.server().uri()));
         }
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger violations = new AtomicInteger();
@@ -78,8 +81,8 @@ final class HandoffIT {
 
     @Test
     void waiterThatGivesUp_leavesTheQueue_soTheReleaseHandsNothingToIt() throws Exception {
-        try (LockClient a = LockClient.connect(redis.server().uri());
-                LockClient b = LockClient.connect(redis.server().uri())) {
+        try (LockClient a = connect(redis.server().uri());
+                LockClient b = connect(redis.server().uri())) {
             Lease held = a.lock("gu").acquire();
             assertThat(b.lock("gu").tryAcquire(Duration.ofMillis(300))).isEmpty();
             assertThat(redis.server().command("EXISTS", "dlock:{gu}:q", "dlock:{gu}:qe"))
@@ -109,9 +112,9 @@ final class HandoffIT {
 
     @Test
     void closingTheClient_failsItsWaitingAcquires_andTakesThemOutOfTheQueue() throws Exception {
-        try (LockClient a = LockClient.connect(redis.server().uri())) {
+        try (LockClient a = connect(redis.server().uri())) {
             Lease held = a.lock("cl").acquire();
-            LockClient b = LockClient.connect(redis.server().uri());
+            LockClient b = connect(redis.server().uri());
             var waiting = b.lock("cl").acquireAsync(Duration.ofSeconds(60));
             WaitQueue.awaitSize(redis.server(), "cl", 1);
             b.close();
@@ -125,9 +128,9 @@ final class HandoffIT {
     @Test
     @SuppressWarnings("unchecked")
     void eachWaitingClient_hasItsOwnChannel_soAHandOffWakesNoOtherClient() throws Exception {
-        try (LockClient holder = LockClient.connect(redis.server().uri());
-                LockClient one = LockClient.connect(redis.server().uri());
-                LockClient two = LockClient.connect(redis.server().uri())) {
+        try (LockClient holder = connect(redis.server().uri());
+                LockClient one = connect(redis.server().uri());
+                LockClient two = connect(redis.server().uri())) {
             Lease held = holder.lock("ch").acquire();
             var first = one.lock("ch").acquireAsync(Duration.ofSeconds(30));
             WaitQueue.awaitSize(redis.server(), "ch", 1);

@@ -1,8 +1,14 @@
-package dev.dlock;
+package dev.dlock.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dlock.DistributedLock;
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
+import dev.dlock.LockConnectionException;
+import dev.dlock.LockLostException;
+import dev.dlock.LockServerException;
 import dev.dlock.testkit.RedisExtension;
 import dev.dlock.testkit.RedisServer;
 import java.time.Duration;
@@ -18,7 +24,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-final class LockContractIT {
+/** The basic contract of a lock: re-entry, ownership, waiting, expiry, fencing, bad input and errors. */
+public abstract class LockContract extends TransportContract {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.builder().build();
 
@@ -26,19 +33,13 @@ final class LockContractIT {
     private LockClient b;
 
     @BeforeEach
-    void connect() {
-        a = LockClient.builder()
-                .redisUri(redis.server().uri())
-                .leaseTime(Duration.ofSeconds(3))
-                .build();
-        b = LockClient.builder()
-                .redisUri(redis.server().uri())
-                .leaseTime(Duration.ofSeconds(3))
-                .build();
+    void openClients() {
+        a = builder(redis.server().uri()).leaseTime(Duration.ofSeconds(3)).build();
+        b = builder(redis.server().uri()).leaseTime(Duration.ofSeconds(3)).build();
     }
 
     @AfterEach
-    void close() {
+    void closeClients() {
         a.close();
         b.close();
     }
@@ -132,8 +133,7 @@ final class LockContractIT {
     /** The watchdog's cadence and renewal outcomes are unit-tested on a hand-moved clock (TimingTest). */
     @Test
     void watchdog_keepsLockFor5xTtl() throws Exception {
-        try (LockClient shortLeases = LockClient.builder()
-                        .redisUri(redis.server().uri())
+        try (LockClient shortLeases = builder(redis.server().uri())
                         .leaseTime(Duration.ofMillis(300))
                         .build();
                 Lease lease = shortLeases.lock("wd").acquire()) {
@@ -185,7 +185,7 @@ final class LockContractIT {
                 .hasMessageContaining("leaseTime");
         assertThatThrownBy(() -> a.lock("x").tryLock(Long.MAX_VALUE, TimeUnit.DAYS))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> LockClient.connect("http://x"))
+        assertThatThrownBy(() -> connect("http://x"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("redisUri");
     }
@@ -245,8 +245,7 @@ final class LockContractIT {
 
     @Test
     void redisDown_failsNamingUri() {
-        assertThatThrownBy(() -> LockClient.builder()
-                        .redisUri("redis://127.0.0.1:1")
+        assertThatThrownBy(() -> builder("redis://127.0.0.1:1")
                         .commandTimeout(Duration.ofSeconds(1))
                         .build())
                 .isInstanceOf(LockConnectionException.class)

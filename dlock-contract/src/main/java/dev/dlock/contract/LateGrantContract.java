@@ -1,7 +1,9 @@
-package dev.dlock;
+package dev.dlock.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
 import dev.dlock.testkit.RedisExtension;
 import dev.dlock.testkit.Timing;
 import io.lettuce.core.RedisClient;
@@ -26,7 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * its later wait for the same lock. The test records the real grant message a release published and
  * publishes it again, byte for byte, while the thread waits anew: exactly what a late copy looks like.
  */
-final class LateGrantIT {
+public abstract class LateGrantContract extends TransportContract {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.builder().build();
 
@@ -38,9 +40,9 @@ final class LateGrantIT {
     private final ExecutorService thread = Executors.newSingleThreadExecutor();
 
     @BeforeEach
-    void connect() {
-        waiterClient = LockClient.connect(redis.server().uri());
-        holderClient = LockClient.connect(redis.server().uri());
+    void openClients() {
+        waiterClient = connect(redis.server().uri());
+        holderClient = connect(redis.server().uri());
         raw = RedisClient.create(redis.server().uri());
         listener = raw.connectPubSub();
         listener.addListener(new RedisPubSubAdapter<>() {
@@ -53,7 +55,7 @@ final class LateGrantIT {
     }
 
     @AfterEach
-    void close() throws Exception {
+    void closeClients() throws Exception {
         thread.shutdownNow();
         assertThat(thread.awaitTermination(10, TimeUnit.SECONDS))
                 .as("the waiting thread ended")

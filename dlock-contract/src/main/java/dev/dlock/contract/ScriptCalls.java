@@ -1,4 +1,4 @@
-package dev.dlock;
+package dev.dlock.contract;
 
 import dev.dlock.testkit.RedisServer;
 import java.util.regex.Matcher;

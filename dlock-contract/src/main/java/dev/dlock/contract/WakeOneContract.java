@@ -1,7 +1,9 @@
-package dev.dlock;
+package dev.dlock.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
 import dev.dlock.testkit.RedisServer;
 import dev.dlock.testkit.Timing;
 import java.time.Duration;
@@ -12,13 +14,14 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.RepeatedTest;
 
-final class WakeOneIT {
+/** A release hands the lock to one waiter, with no retries by anyone, and clients take turns. */
+public abstract class WakeOneContract extends TransportContract {
     @RepeatedTest(5)
     void release_handsTheLockToOneWaiter_noOneRetries_clientsTakeTurns() throws Exception {
         try (RedisServer server = RedisServer.builder().start();
-                LockClient holderClient = LockClient.connect(server.uri());
-                LockClient a = LockClient.connect(server.uri());
-                LockClient b = LockClient.connect(server.uri())) {
+                LockClient holderClient = connect(server.uri());
+                LockClient a = connect(server.uri());
+                LockClient b = connect(server.uri())) {
             Lease held = holderClient.lock("w1").acquire();
             List<CompletableFuture<Lease>> waiters = new ArrayList<>();
             List<String> names = List.of("a1", "a2", "b1", "b2");

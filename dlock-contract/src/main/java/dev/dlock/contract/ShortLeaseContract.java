@@ -1,8 +1,12 @@
-package dev.dlock;
+package dev.dlock.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dlock.DistributedLock;
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
+import dev.dlock.LockLostException;
 import dev.dlock.testkit.RedisExtension;
 import dev.dlock.testkit.Timing;
 import java.time.Duration;
@@ -22,7 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Short leases: no acquire returns a hold with less than half of its lease time left, however long
  * the waiter slept before the hand-off, and 100 ms (the minimum) leases still exclude each other.
  */
-final class ShortLeaseIT {
+public abstract class ShortLeaseContract extends TransportContract {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.builder().build();
 
@@ -30,10 +34,7 @@ final class ShortLeaseIT {
     private final ExecutorService threads = Executors.newCachedThreadPool();
 
     private LockClient client(Duration leaseTime) {
-        LockClient c = LockClient.builder()
-                .redisUri(redis.server().uri())
-                .leaseTime(leaseTime)
-                .build();
+        LockClient c = builder(redis.server().uri()).leaseTime(leaseTime).build();
         clients.add(c);
         return c;
     }
@@ -182,8 +183,7 @@ final class ShortLeaseIT {
 
     @Test
     void leasesShorterThanTheMinimum_areRejectedBeforeAnyIo() {
-        assertThatThrownBy(() -> LockClient.builder()
-                        .redisUri(redis.server().uri())
+        assertThatThrownBy(() -> builder(redis.server().uri())
                         .leaseTime(Duration.ofMillis(99))
                         .build())
                 .isInstanceOf(IllegalArgumentException.class)

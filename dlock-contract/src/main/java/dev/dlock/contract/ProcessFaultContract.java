@@ -1,7 +1,9 @@
-package dev.dlock;
+package dev.dlock.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
 import dev.dlock.testkit.JvmProcess;
 import dev.dlock.testkit.RedisExtension;
 import dev.dlock.testkit.RedisServer;
@@ -13,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-final class ProcessFaultIT {
+/** Holders in other processes that crash or freeze, and a Redis restart with AOF. */
+public abstract class ProcessFaultContract extends TransportContract {
     private static final long TTL_MS = 2000;
 
     @RegisterExtension
@@ -23,11 +26,21 @@ final class ProcessFaultIT {
         return Timing.scaled(Duration.ofMillis(millis));
     }
 
+    /** A {@link HolderMain} in its own JVM, on this test's transport, holding {@code name} with a TTL_MS lease. */
+    private JvmProcess startHolder(RedisServer server, String name) {
+        return JvmProcess.start(
+                HolderMain.class,
+                server.uri(),
+                name,
+                Long.toString(TTL_MS),
+                transport().getClass().getName());
+    }
+
     @Test
     void sigkillOfHolder_anotherProcessAcquiresWithinTtlPlus1s() throws Exception {
         RedisServer server = redis.server();
-        try (JvmProcess holder = JvmProcess.start(HolderMain.class, server.uri(), "crash", Long.toString(TTL_MS));
-                LockClient other = LockClient.connect(server.uri())) {
+        try (JvmProcess holder = startHolder(server, "crash");
+                LockClient other = connect(server.uri())) {
             holder.awaitLine("ACQUIRED", scaled(20_000));
             holder.kill();
             long start = System.nanoTime();
@@ -41,8 +54,8 @@ final class ProcessFaultIT {
     void sigstopPastTtl_newHolderGetsHigherToken_pausedHolderIsFencedAndLost() throws Exception {
         RedisServer server = redis.server();
         RedisClient raw = RedisClient.create(server.uri());
-        try (JvmProcess holder = JvmProcess.start(HolderMain.class, server.uri(), "pause", Long.toString(TTL_MS));
-                LockClient other = LockClient.connect(server.uri());
+        try (JvmProcess holder = startHolder(server, "pause");
+                LockClient other = connect(server.uri());
                 StatefulRedisConnection<String, String> conn = raw.connect()) {
             long oldToken =
                     Long.parseLong(holder.awaitLine("ACQUIRED", scaled(20_000)).split(" ")[1]);
@@ -70,11 +83,9 @@ final class ProcessFaultIT {
     @Test
     void redisRestartWithAof_lockAndTokenOrderSurvive() {
         RedisServer server = redis.server();
-        try (LockClient a = LockClient.builder()
-                        .redisUri(server.uri())
-                        .leaseTime(Duration.ofSeconds(6))
-                        .build();
-                LockClient b = LockClient.connect(server.uri())) {
+        try (LockClient a =
+                        builder(server.uri()).leaseTime(Duration.ofSeconds(6)).build();
+                LockClient b = connect(server.uri())) {
             Lease lease = a.lock("restart").acquire();
             server.restart();
             assertThat(b.lock("restart").tryAcquire(Duration.ZERO)).isEmpty();

@@ -1,5 +1,9 @@
-package dev.dlock;
+package dev.dlock.contract;
 
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
+import dev.dlock.LockLostException;
+import dev.dlock.spi.TransportFactory;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -23,14 +27,20 @@ public final class HolderMain {
     /**
      * Entry point.
      *
-     * @param args redis URI, lock name, lease ms
+     * @param args redis URI, lock name, lease ms, and the class name of the transport's factory (the
+     *     test's own transport, which this JVM has on its class path too)
      * @throws Exception on failure
      */
     public static void main(String[] args) throws Exception {
         String uri = args[0];
         String name = args[1];
+        TransportFactory transport = Class.forName(args[3])
+                .asSubclass(TransportFactory.class)
+                .getConstructor()
+                .newInstance();
         LockClient client = LockClient.builder()
                 .redisUri(uri)
+                .transport(transport)
                 .leaseTime(Duration.ofMillis(Long.parseLong(args[2])))
                 .build();
         RedisClient raw = RedisClient.create(uri);

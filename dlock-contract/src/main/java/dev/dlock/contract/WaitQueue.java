@@ -1,4 +1,4 @@
-package dev.dlock;
+package dev.dlock.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

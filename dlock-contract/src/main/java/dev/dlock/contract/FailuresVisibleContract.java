@@ -1,7 +1,9 @@
-package dev.dlock;
+package dev.dlock.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
 import dev.dlock.testkit.RedisServer;
 import dev.dlock.testkit.Timing;
 import java.time.Duration;
@@ -23,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * What an operator must know is logged (System.Logger "dev.dlock", which reaches java.util.logging
  * here), and application callbacks run on the callback executor, never on the transport's threads.
  */
-final class FailuresVisibleIT {
+public abstract class FailuresVisibleContract extends TransportContract {
     private static final Logger JUL = Logger.getLogger("dev.dlock");
     private final List<LogRecord> records = new CopyOnWriteArrayList<>();
     private final Handler capture = new Handler() {
@@ -53,7 +55,7 @@ final class FailuresVisibleIT {
     }
 
     private LockClient.Builder builder() {
-        return LockClient.builder().redisUri(server.uri());
+        return builder(server.uri());
     }
 
     private LogRecord awaitRecord(Level level, String text) throws InterruptedException {

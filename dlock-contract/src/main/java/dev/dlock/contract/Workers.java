@@ -1,4 +1,4 @@
-package dev.dlock;
+package dev.dlock.contract;
 
 import dev.dlock.testkit.Timing;
 import java.time.Duration;
@@ -7,15 +7,21 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs a test's worker threads and makes what happens to them the test's outcome: a worker that
  * throws fails the test with that exception (its stack as the cause), and one that has not finished
- * in time fails it with the worker's name and the stack it is stuck at. Public because dlock-resp's
- * tests use it from this module's test-jar.
+ * in time fails it with the worker's name and the stack it is stuck at. Public for the transports'
+ * own tests too.
  */
 public final class Workers {
     private Workers() {}
 
-    /** One worker's work; {@code worker} numbers the workers from 0. */
+    /** One worker's work. */
     @FunctionalInterface
     public interface Work {
+        /**
+         * Does the work of one worker.
+         *
+         * @param worker which worker this is, numbered from 0
+         * @throws Exception to fail the test with it
+         */
         void run(int worker) throws Exception;
     }
 

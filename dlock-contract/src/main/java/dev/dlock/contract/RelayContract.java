@@ -1,8 +1,13 @@
-package dev.dlock;
+package dev.dlock.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dlock.DistributedLock;
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
+import dev.dlock.LockException;
+import dev.dlock.LockLostException;
 import dev.dlock.testkit.RedisExtension;
 import dev.dlock.testkit.Timing;
 import java.time.Duration;
@@ -24,7 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Threads of one client relay a lock among themselves without round trips (docs/waiting.md), while
  * every safety property holds and other clients still get their turn.
  */
-final class RelayIT {
+public abstract class RelayContract extends TransportContract {
     @RegisterExtension
     final RedisExtension redis = RedisExtension.builder().build();
 
@@ -32,7 +37,7 @@ final class RelayIT {
     void threadsOfOneClient_relayWithFewRoundTrips_noOverlap_tokensRise_noBarging() throws Exception {
         int threads = 4;
         int each = 250;
-        try (LockClient client = LockClient.connect(redis.server().uri())) {
+        try (LockClient client = connect(redis.server().uri())) {
             AtomicInteger inside = new AtomicInteger();
             AtomicInteger violations = new AtomicInteger();
             AtomicLong lastToken = new AtomicLong();
@@ -106,8 +111,8 @@ final class RelayIT {
 
     @Test
     void anotherClient_getsItsTurn_whileThreadsOfOneClientKeepRelaying() throws Exception {
-        try (LockClient busy = LockClient.connect(redis.server().uri());
-                LockClient other = LockClient.connect(redis.server().uri())) {
+        try (LockClient busy = connect(redis.server().uri());
+                LockClient other = connect(redis.server().uri())) {
             AtomicBoolean stop = new AtomicBoolean();
             AtomicLong busyAcquisitions = new AtomicLong();
             List<Throwable> failures = new CopyOnWriteArrayList<>();
@@ -167,8 +172,8 @@ final class RelayIT {
         // tokens are max(last + 1, server µs): with the counter far ahead of the clock only the
         // reserved block keeps a later token above the relayed ones
         redis.server().command("SET", "dlock:{ahead}:fence", "3000000000000000");
-        try (LockClient a = LockClient.connect(redis.server().uri());
-                LockClient b = LockClient.connect(redis.server().uri())) {
+        try (LockClient a = connect(redis.server().uri());
+                LockClient b = connect(redis.server().uri())) {
             DistributedLock lock = a.lock("ahead");
             Lease current = lock.acquire();
             List<CompletableFuture<Lease>> line = new ArrayList<>();
@@ -192,7 +197,7 @@ final class RelayIT {
 
     @Test
     void aWaiterInLine_thatIsInterruptedOrTimesOutOrIsCancelled_leavesNothingBehind() throws Exception {
-        try (LockClient client = LockClient.connect(redis.server().uri())) {
+        try (LockClient client = connect(redis.server().uri())) {
             DistributedLock lock = client.lock("giveup");
             Lease held = lock.acquire();
             CompletableFuture<Throwable> interrupted = new CompletableFuture<>();
@@ -229,7 +234,7 @@ final class RelayIT {
 
     @Test
     void aWaiterWithItsOwnLeaseTime_isNotRelayed_butAcquiresInRedisWithIt() throws Exception {
-        try (LockClient client = LockClient.connect(redis.server().uri())) {
+        try (LockClient client = connect(redis.server().uri())) {
             DistributedLock lock = client.lock("fixed");
             Lease held = lock.acquire();
             CompletableFuture<Optional<Lease>> fixed =
@@ -245,10 +250,8 @@ final class RelayIT {
 
     @Test
     void whenTheHoldIsLost_theNextInLineAcquiresForItself() throws Exception {
-        try (LockClient client = LockClient.builder()
-                .redisUri(redis.server().uri())
-                .leaseTime(Duration.ofSeconds(1))
-                .build()) {
+        try (LockClient client =
+                builder(redis.server().uri()).leaseTime(Duration.ofSeconds(1)).build()) {
             DistributedLock lock = client.lock("lost");
             Lease held = lock.acquire();
             CompletableFuture<Lease> next = lock.acquireAsync(Duration.ofSeconds(30));
@@ -265,7 +268,7 @@ final class RelayIT {
 
     @Test
     void close_failsTheAcquiresWaitingInLine() throws Exception {
-        LockClient client = LockClient.connect(redis.server().uri());
+        LockClient client = connect(redis.server().uri());
         DistributedLock lock = client.lock("closing");
         lock.acquire();
         CompletableFuture<Lease> waiting = lock.acquireAsync(Duration.ofSeconds(30));

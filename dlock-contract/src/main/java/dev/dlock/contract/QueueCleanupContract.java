@@ -1,7 +1,11 @@
-package dev.dlock;
+package dev.dlock.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dlock.DistributedLock;
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
+import dev.dlock.LockServerException;
 import dev.dlock.testkit.RedisServer;
 import dev.dlock.testkit.Timing;
 import java.time.Duration;
@@ -19,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * No lock is handed to an owner that has gone: a waiter whose queue refresh fails leaves the queue,
  * and a take never leaves the taker's own queue entry behind for a release to hand the lock to.
  */
-final class QueueCleanupIT {
+public abstract class QueueCleanupContract extends TransportContract {
     private RedisServer server;
     private final ExecutorService threads = Executors.newCachedThreadPool();
 
@@ -38,7 +42,7 @@ final class QueueCleanupIT {
     }
 
     private LockClient client(Duration leaseTime) {
-        return LockClient.builder().redisUri(server.uri()).leaseTime(leaseTime).build();
+        return builder(server.uri()).leaseTime(leaseTime).build();
     }
 
     @Test

@@ -1,8 +1,13 @@
-package dev.dlock;
+package dev.dlock.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dlock.Lease;
+import dev.dlock.LockAuthenticationException;
+import dev.dlock.LockClient;
+import dev.dlock.LockConnectionException;
+import dev.dlock.LockServerException;
 import dev.dlock.testkit.RedisServer;
 import java.time.Duration;
 import java.util.List;
@@ -10,18 +15,19 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-final class ServerConditionsIT {
+/** Server conditions a client must handle: passwords, out of memory, a flushed script cache, a frozen server. */
+public abstract class ServerConditionsContract extends TransportContract {
 
     @Test
     void wrongOrMissingPassword_failsWithAuthenticationError() {
         try (RedisServer server = RedisServer.builder().password("s3cret").start()) {
             String bare = "redis://127.0.0.1:" + server.port();
-            assertThatThrownBy(() -> LockClient.connect(bare)).isInstanceOf(LockAuthenticationException.class);
-            assertThatThrownBy(() -> LockClient.connect("redis://:wrong@127.0.0.1:" + server.port()))
+            assertThatThrownBy(() -> connect(bare)).isInstanceOf(LockAuthenticationException.class);
+            assertThatThrownBy(() -> connect("redis://:wrong@127.0.0.1:" + server.port()))
                     .isInstanceOf(LockAuthenticationException.class)
                     .hasMessageContaining("***")
                     .hasMessageNotContaining("wrong@");
-            try (LockClient ok = LockClient.connect(server.uri())) {
+            try (LockClient ok = connect(server.uri())) {
                 assertThat(ok.lock("a").tryLock()).isTrue();
                 ok.lock("a").unlock();
             }
@@ -31,7 +37,7 @@ final class ServerConditionsIT {
     @Test
     void outOfMemory_clearError_noTokenBurned_releaseStillWorks() {
         try (RedisServer server = RedisServer.builder().start();
-                LockClient client = LockClient.connect(server.uri())) {
+                LockClient client = connect(server.uri())) {
             Lease held = client.lock("held").acquire();
             server.command("CONFIG", "SET", "maxmemory-policy", "noeviction");
             server.command("CONFIG", "SET", "maxmemory", "1");
@@ -52,7 +58,7 @@ final class ServerConditionsIT {
     @Test
     void close_releasesEveryLease_andIsIdempotent() {
         try (RedisServer server = RedisServer.builder().start()) {
-            LockClient client = LockClient.connect(server.uri());
+            LockClient client = connect(server.uri());
             client.lock("one").acquire();
             client.lock("two").lock();
             client.close();
@@ -65,7 +71,7 @@ final class ServerConditionsIT {
     @Test
     void scriptsRecoverFromNoscript_afterScriptFlush() {
         try (RedisServer server = RedisServer.builder().start();
-                LockClient client = LockClient.connect(server.uri())) {
+                LockClient client = connect(server.uri())) {
             client.lock("s").acquire().release();
             server.command("SCRIPT", "FLUSH");
             Lease again = client.lock("s").acquire();
@@ -77,8 +83,7 @@ final class ServerConditionsIT {
     @Test
     void redisStoppedMidOperation_failsWithinTheCommandTimeout_namingTheUri_andLeavesNoGhostLock() throws Exception {
         try (RedisServer server = RedisServer.builder().start();
-                LockClient client = LockClient.builder()
-                        .redisUri(server.uri())
+                LockClient client = builder(server.uri())
                         .commandTimeout(Duration.ofSeconds(1))
                         .build()) {
             Lease held = client.lock("held").acquire();

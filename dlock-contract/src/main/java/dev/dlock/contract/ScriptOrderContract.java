@@ -1,20 +1,21 @@
-package dev.dlock;
+package dev.dlock.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dlock.DistributedLock;
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
+import dev.dlock.LockConnectionException;
 import dev.dlock.spi.Script;
 import dev.dlock.spi.Transport;
 import dev.dlock.spi.TransportConfig;
-import dev.dlock.spi.TransportFactory;
 import dev.dlock.testkit.RedisExtension;
 import dev.dlock.testkit.RedisServer;
 import dev.dlock.testkit.Timing;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -25,10 +26,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A script answered {@code NOSCRIPT} (the server flushed its script cache) is resent with its source,
  * and must still run before every command issued after it: dlock undoes a timed-out acquire with an
  * owner-checked release sent right behind it, and a lease's release must run before the next acquire.
- * Runs against the module's own transport: dlock-lettuce here, dlock-resp where the suite runs from
- * this test-jar.
  */
-final class ScriptOrderIT {
+public abstract class ScriptOrderContract extends TransportContract {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.builder().build();
 
@@ -36,16 +35,9 @@ final class ScriptOrderIT {
     private static final Script FIRST = Script.of("push-first", PUSH + " -- first", Script.Reply.INTEGER);
     private static final Script SECOND = Script.of("push-second", PUSH + " -- second", Script.Reply.INTEGER);
 
-    /** The transport discovery would pick: the only one on this module's class path. */
-    private static TransportFactory factory() {
-        return ServiceLoader.load(TransportFactory.class).stream()
-                .map(ServiceLoader.Provider::get)
-                .max(Comparator.comparingInt(TransportFactory::priority))
-                .orElseThrow();
-    }
-
-    private static Transport connect(RedisServer server) {
-        return factory()
+    /** A bare connection of the transport under test, for its script calls without a lock client. */
+    private Transport openTransport(RedisServer server) {
+        return transport()
                 .connect(new TransportConfig(
                         server.uri(), server.uri(), Timing.scaled(Duration.ofSeconds(5)), "script-order-test"));
     }
@@ -74,7 +66,7 @@ final class ScriptOrderIT {
     @Test
     void evalsha_answeredNoscript_neverRunsAfterTheSourceSentBehindIt() throws Exception {
         RedisServer server = redis.server();
-        try (Transport transport = connect(server)) {
+        try (Transport transport = openTransport(server)) {
             for (int round = 0; round < 20; round++) {
                 String key = "order:" + round;
                 String[] keys = {key};
@@ -102,7 +94,7 @@ final class ScriptOrderIT {
     @Test
     void scriptFlush_underAPipelinedBurst_keepsIssueOrder() throws Exception {
         RedisServer server = redis.server();
-        try (Transport transport = connect(server)) {
+        try (Transport transport = openTransport(server)) {
             String[] keys = {"burst"};
             for (int round = 0; round < 10; round++) {
                 await(transport.eval(FIRST, keys, new String[] {"warm"}));
@@ -129,16 +121,11 @@ final class ScriptOrderIT {
     void timedOutAcquire_acrossScriptFlush_isUndoneSoTheLockIsFree() throws Exception {
         RedisServer server = redis.server();
         Duration timeout = Timing.scaled(Duration.ofMillis(300));
-        try (LockClient client = LockClient.builder()
-                        .redisUri(server.uri())
-                        .transport(factory())
+        try (LockClient client = builder(server.uri())
                         .commandTimeout(timeout)
                         .leaseTime(Duration.ofSeconds(60)) // a lock left held would stay for the test's life
                         .build();
-                LockClient other = LockClient.builder()
-                        .redisUri(server.uri())
-                        .transport(factory())
-                        .build()) {
+                LockClient other = builder(server.uri()).build()) {
             DistributedLock lock = client.lock("flushed");
             for (int round = 0; round < 3; round++) {
                 lock.acquire().release(); // both scripts known by SHA on the connection

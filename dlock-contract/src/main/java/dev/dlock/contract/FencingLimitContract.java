@@ -1,22 +1,25 @@
-package dev.dlock;
+package dev.dlock.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
+import dev.dlock.LockServerException;
 import dev.dlock.testkit.RedisExtension;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Tokens are doubles in Lua, exact up to 2^53 - 1: the counter stops there instead of repeating. */
-final class FencingLimitIT {
+public abstract class FencingLimitContract extends TransportContract {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.builder().build();
 
     @Test
     void tokensIncreaseUpTo2pow53Minus1_thenTheAcquireIsRefused_withNothingWritten() {
         redis.server().command("SET", "dlock:{big}:fence", "9007199254740985");
-        try (LockClient client = LockClient.connect(redis.server().uri())) {
+        try (LockClient client = connect(redis.server().uri())) {
             long last = 9007199254740985L;
             for (int i = 0; ; i++) {
                 if (i > 20) {

@@ -1,8 +1,11 @@
-package dev.dlock;
+package dev.dlock.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
+import dev.dlock.LockLostException;
 import dev.dlock.testkit.RedisExtension;
 import dev.dlock.testkit.Timing;
 import java.time.Duration;
@@ -13,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-final class WatchdogIT {
+/** The watchdog renews every lease of a client in batches, and reports a lease lost at its next round. */
+public abstract class WatchdogContract extends TransportContract {
     @RegisterExtension
     final RedisExtension redis = RedisExtension.builder().build();
 
@@ -21,8 +25,7 @@ final class WatchdogIT {
     void renewsEveryLeaseOfAClient_inOneRoundTripPerThousand_perInterval() throws Exception {
         int leases = 2500;
         long leaseMillis = 1500; // renewal interval 500 ms
-        try (LockClient client = LockClient.builder()
-                .redisUri(redis.server().uri())
+        try (LockClient client = builder(redis.server().uri())
                 .leaseTime(Duration.ofMillis(leaseMillis))
                 .build()) {
             List<Lease> held = new ArrayList<>();
@@ -54,11 +57,10 @@ final class WatchdogIT {
     @Test
     void renewalThatFindsTheKeyGone_marksTheLeaseLostAtOnce_andRunsItsListeners() throws Exception {
         long leaseMillis = 3000; // renewal interval 1 s
-        try (LockClient mine = LockClient.builder()
-                        .redisUri(redis.server().uri())
+        try (LockClient mine = builder(redis.server().uri())
                         .leaseTime(Duration.ofMillis(leaseMillis))
                         .build();
-                LockClient other = LockClient.connect(redis.server().uri())) {
+                LockClient other = connect(redis.server().uri())) {
             Lease lease = mine.lock("gone").acquire();
             CompletableFuture<LockLostException> heard = new CompletableFuture<>();
             lease.onLost(heard::complete);
@@ -85,8 +87,7 @@ final class WatchdogIT {
 
     @Test
     void leaseWithExplicitLeaseTime_isNotRenewed() throws Exception {
-        try (LockClient client = LockClient.builder()
-                .redisUri(redis.server().uri())
+        try (LockClient client = builder(redis.server().uri())
                 .leaseTime(Duration.ofMillis(600)) // renewal rounds every 200 ms
                 .build()) {
             Lease fixed = client.lock("fixed")
