@@ -27,13 +27,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 public final class RedisExtension
         implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback, ParameterResolver {
 
-    private final RedisServer.Builder serverBuilder; // a copy: later calls on the extension's builder leave it alone
-
-    private RedisServer server; // guarded by this
-    private String ownerId; // unique id of the extension context that started the server; guarded by this
+    private final TopologyExtension<RedisServer> delegate; // starts a copy of the builder: later calls leave it alone
 
     private RedisExtension(Builder builder) {
-        this.serverBuilder = builder.serverBuilder.copy();
+        this.delegate = TopologyExtension.of(RedisServer.class, builder.serverBuilder.copy()::start);
     }
 
     /**
@@ -52,10 +49,10 @@ public final class RedisExtension
      * @throws IllegalStateException if called outside a test (before the server is started or after it is closed)
      */
     public synchronized RedisServer server() {
-        if (server == null) {
+        if (!delegate.isStarted()) {
             throw new IllegalStateException("RedisExtension has no server: it is only available while tests run");
         }
-        return server;
+        return delegate.get();
     }
 
     /**
@@ -65,9 +62,7 @@ public final class RedisExtension
      */
     @Override
     public synchronized void beforeAll(ExtensionContext context) {
-        if (server == null) {
-            startFor(context);
-        }
+        delegate.beforeAll(context);
     }
 
     /**
@@ -78,10 +73,11 @@ public final class RedisExtension
      */
     @Override
     public synchronized void beforeEach(ExtensionContext context) {
-        if (server == null) {
-            startFor(context);
+        if (!delegate.isStarted()) {
+            delegate.beforeEach(context);
             return;
         }
+        RedisServer server = delegate.get();
         if (server.isPaused()) {
             server.resume();
         }
@@ -98,7 +94,7 @@ public final class RedisExtension
      */
     @Override
     public synchronized void afterEach(ExtensionContext context) {
-        closeIfOwnedBy(context);
+        delegate.afterEach(context);
     }
 
     /**
@@ -108,7 +104,7 @@ public final class RedisExtension
      */
     @Override
     public synchronized void afterAll(ExtensionContext context) {
-        closeIfOwnedBy(context);
+        delegate.afterAll(context);
     }
 
     /**
@@ -134,22 +130,6 @@ public final class RedisExtension
     @Override
     public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
         return server();
-    }
-
-    private void startFor(ExtensionContext context) {
-        server = serverBuilder.start();
-        ownerId = context.getUniqueId();
-    }
-
-    private void closeIfOwnedBy(ExtensionContext context) {
-        if (server != null && context.getUniqueId().equals(ownerId)) {
-            try {
-                server.close();
-            } finally {
-                server = null;
-                ownerId = null;
-            }
-        }
     }
 
     /**
