@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.IntSupplier;
 
 /**
  * Spawns one {@code redis-server} process for a {@link RedisServer} and waits until it answers PING; retries with a
@@ -21,6 +23,7 @@ final class RedisLauncher {
     static final String HOST = "127.0.0.1";
 
     private static final int SHARED_REDIS_PORT = 6379;
+    private static final int CLUSTER_BUS_OFFSET = 10_000;
     private static final int START_ATTEMPTS = 5;
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration PROBE_TIMEOUT = Duration.ofMillis(500);
@@ -41,14 +44,30 @@ final class RedisLauncher {
     private final String password;
     private final List<String> extraArgs;
     private final Path dataDir;
+    private final List<String> leadingArgs;
+    private final IntSupplier portPicker;
 
-    RedisLauncher(Path binary, String version, boolean aof, String password, List<String> extraArgs, Path dataDir) {
+    /**
+     * @param leadingArgs placed right after the binary, before every option (a config file, {@code --sentinel})
+     * @param portPicker picks the candidate port of a first start and of each retry after a bind conflict
+     */
+    RedisLauncher(
+            Path binary,
+            String version,
+            boolean aof,
+            String password,
+            List<String> extraArgs,
+            Path dataDir,
+            List<String> leadingArgs,
+            IntSupplier portPicker) {
         this.binary = binary;
         this.version = version;
         this.aof = aof;
         this.password = password;
         this.extraArgs = List.copyOf(extraArgs);
         this.dataDir = dataDir;
+        this.leadingArgs = List.copyOf(leadingArgs);
+        this.portPicker = portPicker;
     }
 
     /**
@@ -58,7 +77,7 @@ final class RedisLauncher {
     Launched launch(int fixedPort) {
         StringBuilder conflicts = new StringBuilder();
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-            int candidate = fixedPort != 0 ? fixedPort : freePort();
+            int candidate = fixedPort != 0 ? fixedPort : portPicker.getAsInt();
             long logOffset = size(logFile());
             long stdoutOffset = size(stdoutFile());
             Process started = spawn(candidate);
@@ -87,7 +106,9 @@ final class RedisLauncher {
     }
 
     List<String> command(int candidate) {
-        List<String> command = new ArrayList<>(List.of(binary.toString(), "--port", Integer.toString(candidate)));
+        List<String> command = new ArrayList<>(List.of(binary.toString()));
+        command.addAll(leadingArgs);
+        command.addAll(List.of("--port", Integer.toString(candidate)));
         command.addAll(List.of("--bind", HOST, "--dir", dataDir.toString(), "--daemonize", "no"));
         command.addAll(List.of("--logfile", logFile().toString(), "--protected-mode", "no"));
         if (aof) {
@@ -163,6 +184,29 @@ final class RedisLauncher {
             throw new IllegalStateException("could not find a free port on " + HOST, e);
         }
         throw new IllegalStateException("could not find a free port on " + HOST);
+    }
+
+    /**
+     * A free loopback port {@code p} whose cluster bus port {@code p + 10000} is free as well, both below the kernel's
+     * ephemeral range (32768 and up on Linux), so that neither an outgoing connection nor the bus port overflowing
+     * 65535 can take the bus port away; Redis 6.2 has no {@code cluster-port} option to place it elsewhere.
+     */
+    static int freePortWithClusterBus() {
+        for (int i = 0; i < 200; i++) {
+            int candidate = ThreadLocalRandom.current().nextInt(10_001, 22_768);
+            if (isFree(candidate) && isFree(candidate + CLUSTER_BUS_OFFSET)) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("could not find a free port pair p, p+10000 on " + HOST);
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName(HOST))) {
+            return socket.getLocalPort() == port;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static long size(Path file) {

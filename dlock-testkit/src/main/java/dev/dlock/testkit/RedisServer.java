@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 
 /**
  * A real {@code redis-server} process on a free loopback port, with its own temporary data directory and fault
@@ -50,7 +51,21 @@ public final class RedisServer implements AutoCloseable {
         this.password = builder.password;
         this.dataDir = Files.createTempDirectory("dlock-redis-");
         ProcessReaper.trackDirectory(dataDir);
-        this.launcher = new RedisLauncher(binary, version, aof, password, List.copyOf(builder.extraArgs), dataDir);
+        List<String> leadingArgs = List.of();
+        if (builder.sentinelConfig != null) {
+            Path config = dataDir.resolve("sentinel.conf");
+            Files.writeString(config, builder.sentinelConfig, StandardCharsets.UTF_8);
+            leadingArgs = List.of(config.toString(), "--sentinel");
+        }
+        this.launcher = new RedisLauncher(
+                binary,
+                version,
+                aof,
+                password,
+                List.copyOf(builder.extraArgs),
+                dataDir,
+                leadingArgs,
+                builder.portPicker);
     }
 
     /**
@@ -331,6 +346,8 @@ public final class RedisServer implements AutoCloseable {
         private String password;
         private final List<String> extraArgs = new ArrayList<>();
         private Path binary;
+        private String sentinelConfig;
+        private IntSupplier portPicker = RedisLauncher::freePort;
 
         private Builder() {}
 
@@ -382,7 +399,25 @@ public final class RedisServer implements AutoCloseable {
             copy.password = password;
             copy.extraArgs.addAll(extraArgs);
             copy.binary = binary;
+            copy.sentinelConfig = sentinelConfig;
+            copy.portPicker = portPicker;
             return copy;
+        }
+
+        /**
+         * Runs a sentinel instead of a data node: {@code config} is written to {@code sentinel.conf} in the data
+         * directory (where the sentinel rewrites it, so a restarted sentinel keeps what it learned) and the process is
+         * started as {@code redis-server sentinel.conf --sentinel ...}.
+         */
+        Builder sentinel(String config) {
+            this.sentinelConfig = Objects.requireNonNull(config, "config");
+            return this;
+        }
+
+        /** Picks the port of the first start and of each retry after a bind conflict (default: any free port). */
+        Builder portPicker(IntSupplier portPicker) {
+            this.portPicker = Objects.requireNonNull(portPicker, "portPicker");
+            return this;
         }
 
         /** Test hook: use this binary instead of {@link RedisServer#resolveBinary()}. */
