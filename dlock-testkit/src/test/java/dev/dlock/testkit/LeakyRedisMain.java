@@ -1,15 +1,32 @@
 package dev.dlock.testkit;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
-/** Child-JVM program for {@link ShutdownHookIT}: starts a server, never closes it, exits when stdin says so. */
+/**
+ * Child-JVM program for {@link ShutdownHookIT}: starts a server (or, with argument {@code sentinel}, a whole
+ * {@link SentinelSetup}), never closes it, prints {@code SERVER pid dataDir} per process and then {@code READY}, and
+ * exits when stdin says so.
+ */
 final class LeakyRedisMain {
 
     private LeakyRedisMain() {}
 
     public static void main(String[] args) throws IOException {
-        RedisServer server = RedisServer.builder().aof(true).start();
-        System.out.println("SERVER " + server.pid() + " " + server.dataDir());
+        List<RedisServer> servers = new ArrayList<>();
+        if (args.length > 0 && args[0].equals("sentinel")) {
+            SentinelSetup setup = SentinelSetup.builder().start();
+            servers.addAll(setup.dataNodes());
+            servers.addAll(setup.sentinels());
+            setup.sentinels().get(0).pause();
+        } else {
+            servers.add(RedisServer.builder().aof(true).start());
+        }
+        for (RedisServer server : servers) {
+            System.out.println("SERVER " + server.pid() + " " + server.dataDir());
+        }
+        System.out.println("READY");
         System.in.read();
         System.exit(0);
     }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -13,17 +15,42 @@ final class ShutdownHookIT {
 
     @Test
     void jvmExit_killsUnclosedServer_andDeletesItsDataDir() {
-        try (JvmProcess child = JvmProcess.start(LeakyRedisMain.class)) {
-            String[] line = child.awaitLine("SERVER ", TIMEOUT).split(" ");
-            long redisPid = Long.parseLong(line[1]);
-            Path dataDir = Path.of(line[2]);
-            assertThat(ProcessHandle.of(redisPid).map(ProcessHandle::isAlive)).isEqualTo(Optional.of(true));
+        assertJvmExitLeavesNothing(List.of());
+    }
+
+    @Test
+    void jvmExit_killsEveryProcessOfAnUnclosedSentinelSetup_evenAPausedOne_andDeletesTheirDirs() {
+        assertThat(assertJvmExitLeavesNothing(List.of("sentinel"))).isEqualTo(5);
+    }
+
+    private static int assertJvmExitLeavesNothing(List<String> args) {
+        try (JvmProcess child = JvmProcess.builder(LeakyRedisMain.class)
+                .args(args.toArray(new String[0]))
+                .start()) {
+            List<Long> pids = new ArrayList<>();
+            List<Path> dirs = new ArrayList<>();
+            for (String line = child.awaitLine("", TIMEOUT);
+                    !line.equals("READY");
+                    line = child.awaitLine("", TIMEOUT)) {
+                String[] fields = line.split(" ");
+                assertThat(fields[0]).isEqualTo("SERVER");
+                pids.add(Long.parseLong(fields[1]));
+                dirs.add(Path.of(fields[2]));
+            }
+            for (long pid : pids) {
+                assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).isEqualTo(Optional.of(true));
+            }
 
             child.send("exit");
 
             assertThat(child.waitFor(TIMEOUT)).isZero();
-            assertThat(ProcessHandle.of(redisPid).map(ProcessHandle::isAlive)).isNotEqualTo(Optional.of(true));
-            assertThat(dataDir).doesNotExist();
+            for (long pid : pids) {
+                assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive))
+                        .as("pid %d", pid)
+                        .isNotEqualTo(Optional.of(true));
+            }
+            assertThat(dirs).allSatisfy(dir -> assertThat(dir).doesNotExist());
+            return pids.size();
         }
     }
 }
