@@ -330,8 +330,41 @@ public final class ClusterSetup implements AutoCloseable {
     }
 
     /**
+     * Waits until another node owns the slots of {@code master}, which was killed or paused, and every running, unpaused
+     * node agrees and reports {@code cluster_state:ok}. The nodes notice the failure after {@code cluster-node-timeout}
+     * ({@link Builder#nodeTimeout(Duration)}); a replica of the master then wins an election and takes its slots.
+     *
+     * @param master a master owning slots, now killed or paused
+     * @param timeout how long to wait (not scaled; pass {@link Timing#scaled(Duration)})
+     * @return the node that owns the master's slots now
+     * @throws IllegalArgumentException if {@code master} owns no slots
+     * @throws IllegalStateException on timeout
+     */
+    public RedisServer awaitFailover(RedisServer master, Duration timeout) {
+        String id = nodeId(master);
+        int slot = view().stream()
+                .filter(line -> line.id.equals(id) && !line.slots.isEmpty())
+                .map(line -> line.slots.get(0)[0])
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(master + " owns no slots"));
+        return NodeSupport.await(timeout, "slot " + slot + " of " + master.port() + " to move to another node", () -> {
+            List<NodeLine> view = agreedView();
+            if (view == null) {
+                return null;
+            }
+            for (NodeLine line : view) {
+                if (line.owns(slot) && !line.id.equals(id)) {
+                    return NodeSupport.byPort(nodes, line.port);
+                }
+            }
+            return null;
+        });
+    }
+
+    /**
      * Waits until every running, unpaused node reports {@code cluster_state:ok} and all of them agree on which master
-     * owns which slots and which replica follows which master.
+     * owns which slots and which replica follows which master. Right after a master is killed the others still report
+     * {@code ok} until they notice (see {@link #awaitFailover(RedisServer, Duration)}).
      *
      * @param timeout how long to wait (not scaled; pass {@link Timing#scaled(Duration)})
      * @throws IllegalStateException on timeout

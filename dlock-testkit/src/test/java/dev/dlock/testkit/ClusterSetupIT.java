@@ -148,4 +148,22 @@ final class ClusterSetupIT {
         assertThat(NodeSupport.info(master, "replication")).containsEntry("role", "slave");
         cluster.awaitStateOk(Timing.scaled(Duration.ofSeconds(10)));
     }
+
+    @Test
+    @Order(6)
+    void killedMaster_isReplacedByItsReplica() {
+        RedisServer master = cluster.nodeForSlot(0);
+        RedisServer replica = cluster.replicasOf(master).get(0);
+        long started = System.nanoTime();
+
+        master.kill();
+        RedisServer owner = cluster.awaitFailover(master, Timing.scaled(Duration.ofSeconds(30)));
+
+        System.out.printf(
+                "cluster failover after SIGKILL of a master took %d ms%n", (System.nanoTime() - started) / 1_000_000);
+        assertThat(owner).isSameAs(replica);
+        assertThat(cluster.nodeForSlot(0)).isSameAs(replica);
+        assertThat(NodeSupport.info(replica, "replication")).containsEntry("role", "master");
+        assertThat(replica.command("CLUSTER", "INFO").toString()).contains("cluster_state:ok");
+    }
 }
