@@ -60,14 +60,8 @@ public final class ClusterSetup implements AutoCloseable {
     }
 
     private void start(Builder builder) {
-        RedisServer.Builder template = RedisServer.builder()
-                .aof(builder.aof)
-                .extraArgs("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")
-                .extraArgs("--cluster-node-timeout", Long.toString(builder.nodeTimeout.toMillis()))
-                .extraArgs(NodeSupport.replicationArgs())
-                .portPicker(RedisLauncher::freePortWithClusterBus)
-                .binary(builder.binary);
-        builder.extraArgs.forEach(template::extraArgs);
+        RedisServer.Builder template =
+                builder.node.copy().extraArgs("--cluster-node-timeout", Long.toString(builder.nodeTimeout.toMillis()));
         int total = builder.masters * (1 + builder.replicasPerMaster);
         for (int i = 0; i < total; i++) {
             RedisServer node = template.copy().start();
@@ -497,15 +491,17 @@ public final class ClusterSetup implements AutoCloseable {
         private int masters = 3;
         private int replicasPerMaster;
         private Duration nodeTimeout = Duration.ofSeconds(2);
-        private boolean aof;
-        private final List<String> extraArgs = new ArrayList<>();
-        private Path binary;
+        // The cluster's own options come first, so that extraArgs can override them.
+        private final RedisServer.Builder node = RedisServer.builder()
+                .extraArgs("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")
+                .extraArgs(NodeSupport.replicationArgs())
+                .portPicker(RedisLauncher::freePortWithClusterBus);
 
         private Builder() {}
 
         /** Test hook: run this binary instead of {@link RedisServer#resolveBinary()}. */
         Builder binary(Path binary) {
-            this.binary = binary;
+            node.binary(binary);
             return this;
         }
 
@@ -561,21 +557,20 @@ public final class ClusterSetup implements AutoCloseable {
          * @return this builder
          */
         public Builder aof(boolean aof) {
-            this.aof = aof;
+            node.aof(aof);
             return this;
         }
 
         /**
          * Appends raw {@code redis-server} arguments for every node, e.g. {@code "--cluster-require-full-coverage",
-         * "no"}.
+         * "no"}; they follow the cluster's own options and override them, except {@code --cluster-node-timeout} (set it
+         * with {@link #nodeTimeout(Duration)}).
          *
          * @param args arguments passed through unchanged
          * @return this builder
          */
         public Builder extraArgs(String... args) {
-            for (String arg : args) {
-                extraArgs.add(Objects.requireNonNull(arg, "extra argument"));
-            }
+            node.extraArgs(args);
             return this;
         }
 
@@ -599,9 +594,7 @@ public final class ClusterSetup implements AutoCloseable {
             copy.masters = masters;
             copy.replicasPerMaster = replicasPerMaster;
             copy.nodeTimeout = nodeTimeout;
-            copy.aof = aof;
-            copy.extraArgs.addAll(extraArgs);
-            copy.binary = binary;
+            copy.node.with(node);
             return TopologyExtension.of(ClusterSetup.class, copy::start);
         }
     }

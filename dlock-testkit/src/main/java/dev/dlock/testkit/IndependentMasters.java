@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * {@code N} standalone Redis masters that know nothing of each other, as Redlock uses them: real processes on free
@@ -97,8 +96,7 @@ public final class IndependentMasters implements AutoCloseable {
         private int masters = 3;
         private boolean aof;
         private final Map<Integer, Boolean> aofByIndex = new HashMap<>();
-        private String password;
-        private final List<String> extraArgs = new ArrayList<>();
+        private final RedisServer.Builder node = RedisServer.builder();
 
         private Builder() {}
 
@@ -152,10 +150,7 @@ public final class IndependentMasters implements AutoCloseable {
          * @throws IllegalArgumentException if {@code password} is empty
          */
         public Builder password(String password) {
-            if (Objects.requireNonNull(password, "password").isEmpty()) {
-                throw new IllegalArgumentException("password must not be empty");
-            }
-            this.password = password;
+            node.password(password);
             return this;
         }
 
@@ -166,9 +161,7 @@ public final class IndependentMasters implements AutoCloseable {
          * @return this builder
          */
         public Builder extraArgs(String... args) {
-            for (String arg : args) {
-                extraArgs.add(Objects.requireNonNull(arg, "extra argument"));
-            }
+            node.extraArgs(args);
             return this;
         }
 
@@ -187,12 +180,8 @@ public final class IndependentMasters implements AutoCloseable {
             }
             return NodeSupport.startOrClose(new IndependentMasters(), setup -> {
                 for (int i = 0; i < masters; i++) {
-                    RedisServer.Builder server = RedisServer.builder().aof(aofByIndex.getOrDefault(i, aof));
-                    if (password != null) {
-                        server.password(password);
-                    }
                     setup.servers.add(
-                            server.extraArgs(extraArgs.toArray(new String[0])).start());
+                            node.copy().aof(aofByIndex.getOrDefault(i, aof)).start());
                 }
             });
         }
@@ -207,8 +196,7 @@ public final class IndependentMasters implements AutoCloseable {
             copy.masters = masters;
             copy.aof = aof;
             copy.aofByIndex.putAll(aofByIndex);
-            copy.password = password;
-            copy.extraArgs.addAll(extraArgs);
+            copy.node.with(node);
             return TopologyExtension.of(IndependentMasters.class, copy::start);
         }
     }

@@ -394,14 +394,19 @@ public final class RedisServer implements AutoCloseable {
 
         /** Returns a builder with the same settings, unaffected by later calls on this one. */
         Builder copy() {
-            Builder copy = new Builder();
-            copy.aof = aof;
-            copy.password = password;
-            copy.extraArgs.addAll(extraArgs);
-            copy.binary = binary;
-            copy.sentinelConfig = sentinelConfig;
-            copy.portPicker = portPicker;
-            return copy;
+            return new Builder().with(this);
+        }
+
+        /** Replaces every setting of this builder with those of {@code other}. */
+        Builder with(Builder other) {
+            aof = other.aof;
+            password = other.password;
+            extraArgs.clear();
+            extraArgs.addAll(other.extraArgs);
+            binary = other.binary;
+            sentinelConfig = other.sentinelConfig;
+            portPicker = other.portPicker;
+            return this;
         }
 
         /**

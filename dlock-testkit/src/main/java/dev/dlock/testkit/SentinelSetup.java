@@ -71,8 +71,7 @@ public final class SentinelSetup implements AutoCloseable {
     }
 
     private void start(Builder builder) {
-        RedisServer.Builder data = RedisServer.builder().aof(builder.aof).extraArgs(NodeSupport.replicationArgs());
-        builder.extraArgs.forEach(data::extraArgs);
+        RedisServer.Builder data = builder.dataNode;
         RedisServer master = data.copy().start();
         dataNodes.add(master);
         for (int i = 0; i < builder.replicas; i++) {
@@ -485,8 +484,8 @@ public final class SentinelSetup implements AutoCloseable {
         private String masterName = "dlock";
         private Duration downAfter = Duration.ofSeconds(1);
         private Duration failoverTimeout = Duration.ofSeconds(3);
-        private boolean aof;
-        private final List<String> extraArgs = new ArrayList<>();
+        // The setup's own options come first, so that extraArgs can override them.
+        private final RedisServer.Builder dataNode = RedisServer.builder().extraArgs(NodeSupport.replicationArgs());
 
         private Builder() {}
 
@@ -549,20 +548,19 @@ public final class SentinelSetup implements AutoCloseable {
          * @return this builder
          */
         public Builder aof(boolean aof) {
-            this.aof = aof;
+            dataNode.aof(aof);
             return this;
         }
 
         /**
-         * Appends raw {@code redis-server} arguments for the data nodes (not the sentinels).
+         * Appends raw {@code redis-server} arguments for the data nodes (not the sentinels); they follow the setup's
+         * replication options ({@code repl-diskless-sync yes}, delay 0) and override them.
          *
          * @param args arguments passed through unchanged
          * @return this builder
          */
         public Builder extraArgs(String... args) {
-            for (String arg : args) {
-                extraArgs.add(Objects.requireNonNull(arg, "extra argument"));
-            }
+            dataNode.extraArgs(args);
             return this;
         }
 
@@ -592,8 +590,7 @@ public final class SentinelSetup implements AutoCloseable {
             copy.masterName = masterName;
             copy.downAfter = downAfter;
             copy.failoverTimeout = failoverTimeout;
-            copy.aof = aof;
-            copy.extraArgs.addAll(extraArgs);
+            copy.dataNode.with(dataNode);
             return copy;
         }
 
