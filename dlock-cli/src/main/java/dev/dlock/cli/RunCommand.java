@@ -3,7 +3,6 @@ package dev.dlock.cli;
 import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
-import dev.dlock.LockConnectionException;
 import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import java.io.IOException;
@@ -118,12 +117,9 @@ final class RunCommand implements Callable<Integer> {
                 throw new CliFailure(ExitCodes.CANNOT_RUN, "cannot run " + command.get(0) + ": " + e.getMessage(), e);
             }
             return supervisor.awaitChild();
-        } catch (LockConnectionException e) {
-            supervisor.finish();
-            throw RedisOptions.unavailable(e);
         } catch (LockException e) {
             supervisor.finish();
-            throw new CliFailure(ExitCodes.UNAVAILABLE, e.getMessage(), e);
+            throw RedisOptions.failure(e);
         }
     }
 
