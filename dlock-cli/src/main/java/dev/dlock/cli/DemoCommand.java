@@ -80,12 +80,8 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (workers < 2 || workers > 16) {
-            throw new CliFailure(ExitCodes.USAGE, "invalid value for option '--workers': 2..16, was " + workers);
-        }
-        if (seconds < 4 || seconds > 600) {
-            throw new CliFailure(ExitCodes.USAGE, "invalid value for option '--seconds': 4..600, was " + seconds);
-        }
+        CliFailure.checkRange("--workers", workers, 2, 16);
+        CliFailure.checkRange("--seconds", seconds, 4, 600);
         redis.prefix = "dlock-demo-" + UUID.randomUUID().toString().substring(0, 8);
         LocalRedis local = null;
         LockClient client;

@@ -55,7 +55,7 @@ final class RedisOptions {
             String flag = message.startsWith("redisUri")
                     ? "--redis"
                     : message.startsWith("keyPrefix") ? "--prefix" : leaseFlag;
-            throw new CliFailure(ExitCodes.USAGE, "invalid value for option '" + flag + "': " + message, e);
+            throw CliFailure.badOption(flag, message, e);
         } catch (LockAuthenticationException e) {
             throw new CliFailure(
                     ExitCodes.UNAVAILABLE,

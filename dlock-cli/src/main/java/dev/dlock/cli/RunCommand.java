@@ -87,11 +87,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (conflictExitCode < 0 || conflictExitCode > 255) {
-            throw new CliFailure(
-                    ExitCodes.USAGE,
-                    "invalid value for option '--conflict-exit-code': must be 0..255, was " + conflictExitCode);
-        }
+        CliFailure.checkRange("--conflict-exit-code", conflictExitCode, 0, 255);
         PrintStream err = System.err;
         LockClient client = redis.connect(ttl, "--ttl");
         ChildSupervisor supervisor = new ChildSupervisor(client, killAfter, err);
@@ -128,7 +124,7 @@ final class RunCommand implements Callable<Integer> {
             return client.lock(name);
         } catch (IllegalArgumentException e) {
             client.close();
-            throw new CliFailure(ExitCodes.USAGE, "invalid value for option '--name': " + e.getMessage(), e);
+            throw CliFailure.badOption("--name", e.getMessage(), e);
         }
     }
 
