@@ -1,27 +1,29 @@
 package dev.dlock.cli;
 
-import dev.dlock.LockConnectionException;
+import dev.dlock.LockAdmin;
+import dev.dlock.LockClient;
 import dev.dlock.LockException;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
-/** Runs a {@link dev.dlock.LockAdmin} call, mapping its failures to dlock's exit codes. */
+/**
+ * Runs one {@link LockAdmin} call for {@code status}, {@code list} and {@code release --force}: connects, calls,
+ * closes, and maps the failures to dlock's exit codes.
+ */
 final class AdminCall {
     private AdminCall() {}
 
     /**
-     * Runs the call.
+     * Runs the call on a client of its own.
      *
      * @param argument what an IllegalArgumentException is about, such as {@code NAME}
      */
-    static <T> T run(Supplier<T> call, String argument) {
-        try {
-            return call.get();
+    static <T> T run(RedisOptions redis, Function<LockAdmin, T> call, String argument) {
+        try (LockClient client = redis.connect()) {
+            return call.apply(client.admin());
         } catch (IllegalArgumentException e) {
             throw new CliFailure(ExitCodes.USAGE, "invalid " + argument + ": " + e.getMessage(), e);
-        } catch (LockConnectionException e) {
-            throw RedisOptions.unavailable(e);
         } catch (LockException e) {
-            throw new CliFailure(ExitCodes.UNAVAILABLE, e.getMessage(), e);
+            throw RedisOptions.failure(e);
         }
     }
 }

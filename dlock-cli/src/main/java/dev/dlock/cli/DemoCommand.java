@@ -18,7 +18,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -80,12 +79,8 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (workers < 2 || workers > 16) {
-            throw new CliFailure(ExitCodes.USAGE, "invalid value for option '--workers': 2..16, was " + workers);
-        }
-        if (seconds < 4 || seconds > 600) {
-            throw new CliFailure(ExitCodes.USAGE, "invalid value for option '--seconds': 4..600, was " + seconds);
-        }
+        CliFailure.checkRange("--workers", workers, 2, 16);
+        CliFailure.checkRange("--seconds", seconds, 4, 600);
         redis.prefix = "dlock-demo-" + UUID.randomUUID().toString().substring(0, 8);
         LocalRedis local = null;
         LockClient client;
@@ -215,7 +210,7 @@ final class DemoCommand implements Callable<Integer> {
             return -1;
         }
         victim.destroyForcibly(); // SIGKILL: no release, no shutdown hook; only the TTL frees the lock
-        stats.killedAt(micros());
+        stats.killedAt(WorkerCommand.micros());
         out.println();
         out.printf(
                 "  SIGKILL worker #1 (pid %d) while it held the lock with token %d; nobody renews its lease now%n",
@@ -368,10 +363,5 @@ final class DemoCommand implements Callable<Integer> {
 
     private static long parse(String value) {
         return value == null ? 0 : Long.parseLong(value);
-    }
-
-    private static long micros() {
-        Instant now = Instant.now();
-        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
     }
 }

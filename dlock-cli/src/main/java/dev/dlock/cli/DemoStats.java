@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
 
 /**
  * What the demo learns from its workers' event lines (see {@link WorkerCommand}), and the verdict.
@@ -108,15 +109,7 @@ final class DemoStats {
 
     /** Waits until a worker reports it keeps its lease for the kill; returns its token, or -1. */
     synchronized long awaitHeldForKill(int worker, long timeoutMillis) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (heldForKill != worker) {
-            long left = deadline - System.currentTimeMillis();
-            if (left <= 0) {
-                return -1;
-            }
-            wait(left);
-        }
-        return heldForKillToken;
+        return awaitUntil(() -> heldForKill == worker, timeoutMillis) ? heldForKillToken : -1;
     }
 
     synchronized void killedAt(long micros) {
@@ -126,15 +119,20 @@ final class DemoStats {
 
     /** Waits for another worker to take the lock after the kill; returns the delay in µs, or -1. */
     synchronized long awaitTakeover(long timeoutMillis) throws InterruptedException {
+        return awaitUntil(() -> takeoverMicros >= 0, timeoutMillis) ? takeoverMicros : -1;
+    }
+
+    /** Waits, holding this object's monitor (which {@link #onLine} notifies), until the condition holds. */
+    private boolean awaitUntil(BooleanSupplier condition, long timeoutMillis) throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (takeoverMicros < 0) {
+        while (!condition.getAsBoolean()) {
             long left = deadline - System.currentTimeMillis();
             if (left <= 0) {
-                return -1;
+                return false;
             }
             wait(left);
         }
-        return takeoverMicros;
+        return true;
     }
 
     synchronized int takeoverWorker() {

@@ -1,54 +1,64 @@
 package dev.dlock.cli;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.dlock.LockAdmin.LockState;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.util.List;
 
-/** A tiny JSON writer for the shapes documented in docs/cli.md; no dependency needed. */
+/**
+ * The {@code --json} shapes documented in docs/cli.md, written with Jackson's streaming API (jackson-core, which
+ * dlock-verify writes its history lines with too).
+ */
 final class Json {
+    private static final JsonFactory FACTORY = new JsonFactory();
+
     private Json() {}
 
     /** One lock: {@code {"name","held","holder","remainingMillis","fencingToken","waiters"}}. */
     static String lock(LockState state) {
-        return "{\"name\":" + string(state.name())
-                + ",\"held\":" + state.isHeld()
-                + ",\"holder\":" + state.holderId().map(Json::string).orElse("null")
-                + ",\"remainingMillis\":" + state.remaining().toMillis()
-                + ",\"fencingToken\":" + state.fencingToken()
-                + ",\"waiters\":" + state.waiters() + "}";
+        return write(out -> lock(out, state));
     }
 
     /** The held locks: {@code {"pattern": "...", "count": n, "locks": [lock, ...]}}. */
     static String list(String pattern, List<LockState> locks) {
-        StringBuilder out = new StringBuilder("{\"pattern\":")
-                .append(string(pattern))
-                .append(",\"count\":")
-                .append(locks.size())
-                .append(",\"locks\":[");
-        for (int i = 0; i < locks.size(); i++) {
-            out.append(i == 0 ? "" : ",").append(lock(locks.get(i)));
-        }
-        return out.append("]}").toString();
+        return write(out -> {
+            out.writeStartObject();
+            out.writeStringField("pattern", pattern);
+            out.writeNumberField("count", locks.size());
+            out.writeArrayFieldStart("locks");
+            for (LockState state : locks) {
+                lock(out, state);
+            }
+            out.writeEndArray();
+            out.writeEndObject();
+        });
     }
 
-    static String string(String text) {
-        StringBuilder out = new StringBuilder(text.length() + 2).append('"');
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
+    private static void lock(JsonGenerator out, LockState state) throws IOException {
+        out.writeStartObject();
+        out.writeStringField("name", state.name());
+        out.writeBooleanField("held", state.isHeld());
+        out.writeStringField("holder", state.holderId().orElse(null)); // null when free
+        out.writeNumberField("remainingMillis", state.remaining().toMillis());
+        out.writeNumberField("fencingToken", state.fencingToken());
+        out.writeNumberField("waiters", state.waiters());
+        out.writeEndObject();
+    }
+
+    private interface Shape {
+        void writeTo(JsonGenerator out) throws IOException;
+    }
+
+    private static String write(Shape shape) {
+        StringWriter text = new StringWriter();
+        try (JsonGenerator out = FACTORY.createGenerator(text)) {
+            shape.writeTo(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
         }
-        return out.append('"').toString();
+        return text.toString();
     }
 }

@@ -1,7 +1,6 @@
 package dev.dlock.cli;
 
 import dev.dlock.LockAdmin.LockState;
-import dev.dlock.LockClient;
 import java.io.PrintStream;
 import java.util.Comparator;
 import java.util.List;
@@ -39,29 +38,28 @@ final class ListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (LockClient client = redis.connect()) {
-            List<LockState> locks = AdminCall.run(() -> client.admin().list(pattern), "PATTERN");
-            locks = locks.stream().sorted(Comparator.comparing(LockState::name)).toList();
-            PrintStream out = System.out;
-            if (json) {
-                out.println(Json.list(pattern, locks));
-                return ExitCodes.OK;
-            }
-            if (locks.isEmpty()) {
-                out.println("no held locks match '" + pattern + "'");
-                return ExitCodes.OK;
-            }
-            out.printf("%-30s %-12s %-18s %-8s %s%n", "NAME", "TTL", "FENCING TOKEN", "WAITERS", "HOLDER");
-            for (LockState lock : locks) {
-                out.printf(
-                        "%-30s %-12s %-18d %-8d %s%n",
-                        lock.name(),
-                        Durations.format(lock.remaining().toMillis()),
-                        lock.fencingToken(),
-                        lock.waiters(),
-                        lock.holderId().orElse(""));
-            }
+        List<LockState> locks = AdminCall.run(redis, admin -> admin.list(pattern), "PATTERN").stream()
+                .sorted(Comparator.comparing(LockState::name))
+                .toList();
+        PrintStream out = System.out;
+        if (json) {
+            out.println(Json.list(pattern, locks));
             return ExitCodes.OK;
         }
+        if (locks.isEmpty()) {
+            out.println("no held locks match '" + pattern + "'");
+            return ExitCodes.OK;
+        }
+        out.printf("%-30s %-12s %-18s %-8s %s%n", "NAME", "TTL", "FENCING TOKEN", "WAITERS", "HOLDER");
+        for (LockState lock : locks) {
+            out.printf(
+                    "%-30s %-12s %-18d %-8d %s%n",
+                    lock.name(),
+                    Durations.format(lock.remaining().toMillis()),
+                    lock.fencingToken(),
+                    lock.waiters(),
+                    lock.holderId().orElse(""));
+        }
+        return ExitCodes.OK;
     }
 }

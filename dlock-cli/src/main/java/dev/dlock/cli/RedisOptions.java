@@ -3,6 +3,7 @@ package dev.dlock.cli;
 import dev.dlock.LockAuthenticationException;
 import dev.dlock.LockClient;
 import dev.dlock.LockConnectionException;
+import dev.dlock.LockException;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -54,7 +55,7 @@ final class RedisOptions {
             String flag = message.startsWith("redisUri")
                     ? "--redis"
                     : message.startsWith("keyPrefix") ? "--prefix" : leaseFlag;
-            throw new CliFailure(ExitCodes.USAGE, "invalid value for option '" + flag + "': " + message, e);
+            throw CliFailure.badOption(flag, message, e);
         } catch (LockAuthenticationException e) {
             throw new CliFailure(
                     ExitCodes.UNAVAILABLE,
@@ -66,8 +67,11 @@ final class RedisOptions {
         }
     }
 
-    /** Maps a failure after connecting (Redis went away) to exit 69. */
-    static CliFailure unavailable(LockConnectionException e) {
-        return new CliFailure(ExitCodes.UNAVAILABLE, "lost Redis at " + e.redisUri() + ": " + e.getMessage(), e);
+    /** Maps a failure after connecting to exit 69: Redis went away, or answered with an error. */
+    static CliFailure failure(LockException e) {
+        String message = e instanceof LockConnectionException lost
+                ? "lost Redis at " + lost.redisUri() + ": " + e.getMessage()
+                : e.getMessage();
+        return new CliFailure(ExitCodes.UNAVAILABLE, message, e);
     }
 }

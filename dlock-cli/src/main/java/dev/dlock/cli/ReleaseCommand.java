@@ -2,7 +2,6 @@ package dev.dlock.cli;
 
 import dev.dlock.LockAdmin.ForcedUnlock;
 import dev.dlock.LockAdmin.LockState;
-import dev.dlock.LockClient;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,19 +31,17 @@ final class ReleaseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (LockClient client = redis.connect()) {
-            ForcedUnlock forced = AdminCall.run(() -> client.admin().forceUnlock(name), "NAME");
-            String next = forced.handedOver() ? "handed it to the next queued waiter" : "no waiter was queued";
-            if (forced.removed().isEmpty()) {
-                System.out.println("lock '" + name + "' was not held; nothing removed; " + next);
-                return ExitCodes.OK;
-            }
-            LockState lock = forced.removed().get();
-            System.out.println("removed lock '" + name + "': holder "
-                    + lock.holderId().orElseThrow()
-                    + ", fencing token " + lock.fencingToken() + ", remaining TTL "
-                    + Durations.format(lock.remaining().toMillis()) + "; " + next);
+        ForcedUnlock forced = AdminCall.run(redis, admin -> admin.forceUnlock(name), "NAME");
+        String next = forced.handedOver() ? "handed it to the next queued waiter" : "no waiter was queued";
+        if (forced.removed().isEmpty()) {
+            System.out.println("lock '" + name + "' was not held; nothing removed; " + next);
             return ExitCodes.OK;
         }
+        LockState lock = forced.removed().get();
+        System.out.println("removed lock '" + name + "': holder "
+                + lock.holderId().orElseThrow()
+                + ", fencing token " + lock.fencingToken() + ", remaining TTL "
+                + Durations.format(lock.remaining().toMillis()) + "; " + next);
+        return ExitCodes.OK;
     }
 }

@@ -3,7 +3,6 @@ package dev.dlock.cli;
 import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
-import dev.dlock.LockConnectionException;
 import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import java.io.IOException;
@@ -88,11 +87,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (conflictExitCode < 0 || conflictExitCode > 255) {
-            throw new CliFailure(
-                    ExitCodes.USAGE,
-                    "invalid value for option '--conflict-exit-code': must be 0..255, was " + conflictExitCode);
-        }
+        CliFailure.checkRange("--conflict-exit-code", conflictExitCode, 0, 255);
         PrintStream err = System.err;
         LockClient client = redis.connect(ttl, "--ttl");
         ChildSupervisor supervisor = new ChildSupervisor(client, killAfter, err);
@@ -118,12 +113,9 @@ final class RunCommand implements Callable<Integer> {
                 throw new CliFailure(ExitCodes.CANNOT_RUN, "cannot run " + command.get(0) + ": " + e.getMessage(), e);
             }
             return supervisor.awaitChild();
-        } catch (LockConnectionException e) {
-            supervisor.finish();
-            throw RedisOptions.unavailable(e);
         } catch (LockException e) {
             supervisor.finish();
-            throw new CliFailure(ExitCodes.UNAVAILABLE, e.getMessage(), e);
+            throw RedisOptions.failure(e);
         }
     }
 
@@ -132,7 +124,7 @@ final class RunCommand implements Callable<Integer> {
             return client.lock(name);
         } catch (IllegalArgumentException e) {
             client.close();
-            throw new CliFailure(ExitCodes.USAGE, "invalid value for option '--name': " + e.getMessage(), e);
+            throw CliFailure.badOption("--name", e.getMessage(), e);
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.dlock.cli;
 
 import dev.dlock.LockAdmin.LockState;
-import dev.dlock.LockClient;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -32,24 +31,21 @@ final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (LockClient client = redis.connect()) {
-            LockState state = AdminCall.run(() -> client.admin().status(name), "NAME");
-            PrintStream out = System.out;
-            if (json) {
-                out.println(Json.lock(state));
-            } else if (state.isHeld()) {
-                out.println("lock '" + name + "' is held");
-                out.println("  holder:        " + state.holderId().orElseThrow());
-                out.println(
-                        "  remaining TTL: " + Durations.format(state.remaining().toMillis()));
-                out.println("  fencing token: " + state.fencingToken());
-                out.println("  waiters:       " + state.waiters());
-            } else {
-                out.println("lock '" + name + "' is free");
-                out.println("  last fencing token: " + (state.fencingToken() == 0 ? "unknown" : state.fencingToken()));
-                out.println("  waiters:            " + state.waiters());
-            }
-            return state.isHeld() ? ExitCodes.OK : ExitCodes.FREE;
+        LockState state = AdminCall.run(redis, admin -> admin.status(name), "NAME");
+        PrintStream out = System.out;
+        if (json) {
+            out.println(Json.lock(state));
+        } else if (state.isHeld()) {
+            out.println("lock '" + name + "' is held");
+            out.println("  holder:        " + state.holderId().orElseThrow());
+            out.println("  remaining TTL: " + Durations.format(state.remaining().toMillis()));
+            out.println("  fencing token: " + state.fencingToken());
+            out.println("  waiters:       " + state.waiters());
+        } else {
+            out.println("lock '" + name + "' is free");
+            out.println("  last fencing token: " + (state.fencingToken() == 0 ? "unknown" : state.fencingToken()));
+            out.println("  waiters:            " + state.waiters());
         }
+        return state.isHeld() ? ExitCodes.OK : ExitCodes.FREE;
     }
 }

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
-import dev.dlock.testkit.RedisExtension;
-import dev.dlock.testkit.RedisServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,25 +16,21 @@ import org.junit.jupiter.api.io.TempDir;
 /** status, list and release --force against locks held by an in-test client; JSON shapes of docs/cli.md. */
 final class AdminIT {
     @RegisterExtension
-    static final RedisExtension redis = RedisExtension.builder().build();
+    static final LockServer redis = new LockServer();
 
     @TempDir
     Path dir;
 
-    private static RedisServer server() {
-        return redis.server();
-    }
-
     private static LockClient client() {
         return LockClient.builder()
-                .redisUri(server().uri())
+                .redisUri(redis.uri())
                 .leaseTime(Duration.ofSeconds(20))
                 .build();
     }
 
     @Test
     void status_whenFree_exits1WithDocumentedJson() {
-        Cli status = Cli.run("status", "--redis", server().uri(), "free-one", "--json");
+        Cli status = Cli.run("status", "--redis", redis.uri(), "free-one", "--json");
         assertThat(status.exitCode()).as(status.toString()).isEqualTo(1);
         Map<String, Object> json = StrictJson.object(status.stdout());
         assertThat(json).containsOnlyKeys("name", "held", "holder", "remainingMillis", "fencingToken", "waiters");
@@ -55,23 +49,20 @@ final class AdminIT {
                 LockClient waiter = client()) {
             Lease lease = holder.lock("held-one").acquire();
             var waiting = waiter.lock("held-one").acquireAsync(Duration.ofSeconds(60));
-            Cli.await(
-                    "a waiter queued for a hand-off",
-                    Duration.ofSeconds(10),
-                    () -> (Long) server().command("ZCARD", "dlock:{held-one}:q") == 1L);
+            Cli.await("a waiter queued for a hand-off", Duration.ofSeconds(10), () -> redis.queued("held-one") == 1L);
 
-            Cli status = Cli.run("status", "--redis", server().uri(), "held-one", "--json");
+            Cli status = Cli.run("status", "--redis", redis.uri(), "held-one", "--json");
             assertThat(status.exitCode()).as(status.toString()).isZero();
             Map<String, Object> json = StrictJson.object(status.stdout());
             assertThat(json)
                     .containsEntry("name", "held-one")
                     .containsEntry("held", true)
-                    .containsEntry("holder", server().command("HGET", "dlock:{held-one}", "owner"))
+                    .containsEntry("holder", redis.owner("held-one"))
                     .containsEntry("fencingToken", lease.fencingToken())
                     .containsEntry("waiters", 1L);
             assertThat((Long) json.get("remainingMillis")).isBetween(1L, 20_000L);
 
-            Cli text = Cli.run("status", "--redis", server().uri(), "held-one");
+            Cli text = Cli.run("status", "--redis", redis.uri(), "held-one");
             assertThat(text.exitCode()).isZero();
             assertThat(text.stdout()).contains("is held", (String) json.get("holder"), "waiters:       1");
             waiting.cancel(true);
@@ -87,7 +78,7 @@ final class AdminIT {
             Lease other = holder.lock("other").acquire();
             holder.lock("app-3").acquire().release(); // free, with a fencing key left behind
 
-            Cli list = Cli.run("list", "--redis", server().uri(), "app-*", "--json");
+            Cli list = Cli.run("list", "--redis", redis.uri(), "app-*", "--json");
             assertThat(list.exitCode()).as(list.toString()).isZero();
             Map<String, Object> json = StrictJson.object(list.stdout());
             assertThat(json).containsOnlyKeys("pattern", "count", "locks");
@@ -100,7 +91,7 @@ final class AdminIT {
                     .containsEntry("held", true)
                     .containsEntry("fencingToken", a1.fencingToken());
 
-            Cli all = Cli.run("list", "--redis", server().uri());
+            Cli all = Cli.run("list", "--redis", redis.uri());
             assertThat(all.stdout()).contains("app-1", "app-2", "other").doesNotContain("app-3");
             a1.release();
             a2.release();
@@ -115,7 +106,7 @@ final class AdminIT {
                 Cli waiter = Cli.start(
                         "run",
                         "--redis",
-                        server().uri(),
+                        redis.uri(),
                         "--name",
                         "stuck",
                         "--wait",
@@ -124,13 +115,10 @@ final class AdminIT {
                         "touch",
                         started.toString())) {
             Lease lease = holder.lock("stuck").acquire(); // lease time 20 s, renewed: stuck unless forced
-            String owner = (String) server().command("HGET", "dlock:{stuck}", "owner");
-            Cli.await(
-                    "the waiter queued for a hand-off",
-                    Duration.ofSeconds(30),
-                    () -> (Long) server().command("ZCARD", "dlock:{stuck}:q") == 1L);
+            String owner = redis.owner("stuck");
+            Cli.await("the waiter queued for a hand-off", Duration.ofSeconds(30), () -> redis.queued("stuck") == 1L);
 
-            Cli release = Cli.run("release", "--redis", server().uri(), "--force", "stuck");
+            Cli release = Cli.run("release", "--redis", redis.uri(), "--force", "stuck");
             assertThat(release.exitCode()).as(release.toString()).isZero();
             assertThat(release.stdout())
                     .contains(
@@ -148,7 +136,7 @@ final class AdminIT {
 
     @Test
     void status_takesTheUriFromDlockRedisUrl() {
-        try (Cli status = Cli.start(Map.of("DLOCK_REDIS_URL", server().uri()), "status", "env-one")) {
+        try (Cli status = Cli.start(Map.of("DLOCK_REDIS_URL", redis.uri()), "status", "env-one")) {
             assertThat(status.waitFor(Duration.ofSeconds(60)))
                     .as(status.toString())
                     .isEqualTo(1);
@@ -158,7 +146,7 @@ final class AdminIT {
 
     @Test
     void releaseForce_whenFree_saysNothingWasRemoved() {
-        Cli release = Cli.run("release", "--redis", server().uri(), "--force", "nothing-here");
+        Cli release = Cli.run("release", "--redis", redis.uri(), "--force", "nothing-here");
         assertThat(release.exitCode()).isZero();
         assertThat(release.stdout()).contains("was not held; nothing removed");
     }

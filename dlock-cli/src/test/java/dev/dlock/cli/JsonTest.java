@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dlock.LockAdmin.LockState;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -20,10 +21,39 @@ final class JsonTest {
     }
 
     @Test
+    void lock_keepsEveryCharacter_escapingControlCharsOnOneLine() {
+        String name = "q\" b\\ n\n r\r t\t bell\u0007 us\u001f é 日本 😀";
+        LockState held = new LockState(name, Optional.of("id-é:lease-1"), Duration.ofMillis(1500), 42, 3);
+        String json = Json.lock(held);
+        assertThat(json).doesNotContain("\n", "\r", "\t", "\u0007", "\u001f").contains("é 日本 😀");
+        assertThat(StrictJson.object(json))
+                .isEqualTo(Map.of(
+                        "name",
+                        name,
+                        "held",
+                        true,
+                        "holder",
+                        "id-é:lease-1",
+                        "remainingMillis",
+                        1500L,
+                        "fencingToken",
+                        42L,
+                        "waiters",
+                        3L));
+    }
+
+    @Test
     void list_wrapsLocksWithPatternAndCount() {
         LockState held = new LockState("x", Optional.of("id:lease-1"), Duration.ofMillis(1500), 42, 0);
-        assertThat(StrictJson.object(Json.list("*", List.of(held, held))))
-                .containsEntry("pattern", "*")
-                .containsEntry("count", 2L);
+        Map<String, Object> json = StrictJson.object(Json.list("*", List.of(held, held)));
+        assertThat(json).containsOnlyKeys("pattern", "count", "locks");
+        assertThat(json).containsEntry("pattern", "*").containsEntry("count", 2L);
+        assertThat(json.get("locks"))
+                .isEqualTo(List.of(StrictJson.object(Json.lock(held)), StrictJson.object(Json.lock(held))));
+    }
+
+    @Test
+    void list_ofNothing_hasAnEmptyArray() {
+        assertThat(Json.list("none-*", List.of())).isEqualTo("{\"pattern\":\"none-*\",\"count\":0,\"locks\":[]}");
     }
 }

@@ -2,8 +2,6 @@ package dev.dlock.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dlock.testkit.RedisExtension;
-import dev.dlock.testkit.RedisServer;
 import dev.dlock.testkit.Timing;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,28 +15,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 final class RunIT {
     @RegisterExtension
-    static final RedisExtension redis = RedisExtension.builder().build();
+    static final LockServer redis = new LockServer();
 
     @TempDir
     Path dir;
-
-    private static RedisServer server() {
-        return redis.server();
-    }
-
-    private static boolean held(String name) {
-        return server().command("HGET", "dlock:{" + name + "}", "owner") != null;
-    }
 
     /** Starts a dlock once {@code condition} holds (within 30 s). */
     private static Cli startAfter(java.util.function.BooleanSupplier condition, String... args) throws Exception {
         Cli.await("the condition to start after", Duration.ofSeconds(30), condition);
         return Cli.start(args);
-    }
-
-    /** Acquires queued in Redis for a hand-off of {@code name}. */
-    private static long queued(String name) {
-        return (Long) server().command("ZCARD", "dlock:{" + name + "}:q");
     }
 
     @Test
@@ -55,7 +40,7 @@ final class RunIT {
                 runs.add(Cli.start(
                         "run",
                         "--redis",
-                        server().uri(),
+                        redis.uri(),
                         "--name",
                         "overlap",
                         "--wait",
@@ -74,7 +59,7 @@ final class RunIT {
                         .isZero();
             }
             assertThat(Files.readAllLines(log)).containsExactly("ok", "ok", "ok", "ok");
-            assertThat(held("overlap")).isFalse();
+            assertThat(redis.held("overlap")).isFalse();
         } finally {
             runs.forEach(Cli::close);
         }
@@ -85,7 +70,7 @@ final class RunIT {
         Cli run = Cli.run(
                 "run",
                 "--redis",
-                server().uri(),
+                redis.uri(),
                 "--name",
                 "env",
                 "--",
@@ -93,19 +78,19 @@ final class RunIT {
                 "-c",
                 "echo \"$DLOCK_NAME $DLOCK_FENCING_TOKEN\"; exit 7");
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(7);
-        String token = (String) server().command("GET", "dlock:{env}:fence");
+        String token = redis.fence("env");
         assertThat(run.stdout().trim()).isEqualTo("env " + token);
-        assertThat(held("env")).isFalse();
+        assertThat(redis.held("env")).isFalse();
     }
 
     @Test
     void run_whenBusy_exits75AndPrintsHolder() throws Exception {
         try (Cli holder =
-                Cli.start("run", "--redis", server().uri(), "--name", "busy", "--ttl", "20s", "--", "sleep", "60")) {
-            Cli.await("the holder to take the lock", Duration.ofSeconds(30), () -> held("busy"));
-            String owner = (String) server().command("HGET", "dlock:{busy}", "owner");
+                Cli.start("run", "--redis", redis.uri(), "--name", "busy", "--ttl", "20s", "--", "sleep", "60")) {
+            Cli.await("the holder to take the lock", Duration.ofSeconds(30), () -> redis.held("busy"));
+            String owner = redis.owner("busy");
 
-            Cli busy = Cli.run("run", "--redis", server().uri(), "--name", "busy", "--", "true");
+            Cli busy = Cli.run("run", "--redis", redis.uri(), "--name", "busy", "--", "true");
             assertThat(busy.exitCode()).as(busy.toString()).isEqualTo(75);
             assertThat(busy.stderr()).contains("busy", "held by " + owner, "remaining TTL");
             assertThat(holder.isAlive()).as("the holder is untouched").isTrue();
@@ -113,7 +98,7 @@ final class RunIT {
             Cli custom = Cli.run(
                     "run",
                     "--redis",
-                    server().uri(),
+                    redis.uri(),
                     "--name",
                     "busy",
                     "--wait",
@@ -139,12 +124,12 @@ final class RunIT {
         Path started = dir.resolve("started");
         long ttlMillis = 2000;
         try (Cli holder = Cli.start(
-                        "run", "--redis", server().uri(), "--name", "crash", "--ttl", "2s", "--", "sleep", "60");
+                        "run", "--redis", redis.uri(), "--name", "crash", "--ttl", "2s", "--", "sleep", "60");
                 Cli waiter = startAfter(
-                        () -> held("crash"), // started together, either could win
+                        () -> redis.held("crash"), // started together, either could win
                         "run",
                         "--redis",
-                        server().uri(),
+                        redis.uri(),
                         "--name",
                         "crash",
                         "--ttl",
@@ -157,7 +142,8 @@ final class RunIT {
                         "touch \"$1\"",
                         "child",
                         started.toString())) {
-            Cli.await("the waiter to be queued for a hand-off", Duration.ofSeconds(30), () -> queued("crash") > 0);
+            Cli.await(
+                    "the waiter to be queued for a hand-off", Duration.ofSeconds(30), () -> redis.queued("crash") > 0);
             assertThat(Files.exists(started)).isFalse();
 
             List<ProcessHandle> orphans = holder.sigkill();
@@ -182,7 +168,7 @@ final class RunIT {
         try (Cli run = Cli.start(
                 "run",
                 "--redis",
-                server().uri(),
+                redis.uri(),
                 "--name",
                 "deleted",
                 "--ttl",
@@ -193,8 +179,7 @@ final class RunIT {
                 child,
                 "child",
                 terminated.toString())) {
-            Cli.await("the lock to be taken", Duration.ofSeconds(30), () -> held("deleted"));
-            server().command("DEL", "dlock:{deleted}");
+            redis.deleteOnceHeld("deleted");
 
             assertThat(run.waitFor(Duration.ofSeconds(30))).as(run.toString()).isEqualTo(70);
             assertThat(Cli.read(terminated).trim()).isEqualTo("term");
@@ -208,7 +193,7 @@ final class RunIT {
         try (Cli run = Cli.start(
                 "run",
                 "--redis",
-                server().uri(),
+                redis.uri(),
                 "--name",
                 "stubborn",
                 "--ttl",
@@ -219,8 +204,7 @@ final class RunIT {
                 "sh",
                 "-c",
                 child)) {
-            Cli.await("the lock to be taken", Duration.ofSeconds(30), () -> held("stubborn"));
-            server().command("DEL", "dlock:{stubborn}");
+            redis.deleteOnceHeld("stubborn");
 
             assertThat(run.waitFor(Duration.ofSeconds(30))).as(run.toString()).isEqualTo(70);
             assertThat(run.stderr()).contains("SIGKILL");
@@ -236,7 +220,7 @@ final class RunIT {
                 Map.of(),
                 "run",
                 "--redis",
-                server().uri(),
+                redis.uri(),
                 "--name",
                 "signal",
                 "--ttl",
@@ -249,13 +233,13 @@ final class RunIT {
                 ready.toString(),
                 got.toString())) {
             Cli.await("the child to start", Duration.ofSeconds(30), () -> Files.exists(ready));
-            assertThat(held("signal")).isTrue();
+            assertThat(redis.held("signal")).isTrue();
 
             run.sigterm();
 
             assertThat(run.waitFor(Duration.ofSeconds(30))).as(run.toString()).isZero(); // the child's exit code
             assertThat(Cli.read(got).trim()).isEqualTo("TERM");
-            assertThat(held("signal")).isFalse(); // released at once, not left to expire (TTL 30 s)
+            assertThat(redis.held("signal")).isFalse(); // released at once, not left to expire (TTL 30 s)
         }
     }
 
@@ -264,13 +248,13 @@ final class RunIT {
         Cli run = Cli.run(
                 "run",
                 "--redis",
-                server().uri(),
+                redis.uri(),
                 "--name",
                 "missing",
                 "--",
                 dir.resolve("nope").toString());
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(127);
         assertThat(run.stderr()).contains("cannot run");
-        assertThat(held("missing")).isFalse();
+        assertThat(redis.held("missing")).isFalse();
     }
 }

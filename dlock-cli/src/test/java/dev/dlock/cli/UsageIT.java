@@ -61,6 +61,17 @@ final class UsageIT {
     }
 
     @Test
+    void numberOutOfRange_exits64NamingTheFlagAndTheRange() {
+        Cli run = Cli.run("run", "--name", "x", "--conflict-exit-code", "256", "--", "true");
+        assertThat(run.exitCode()).isEqualTo(64);
+        assertThat(run.stderr()).contains("--conflict-exit-code", "0..255", "256");
+
+        Cli demo = Cli.run("demo", "--workers", "1");
+        assertThat(demo.exitCode()).isEqualTo(64);
+        assertThat(demo.stderr()).contains("--workers", "2..16", "1");
+    }
+
+    @Test
     void versionAndHelp_exit0() {
         Cli version = Cli.run("--version");
         assertThat(version.exitCode()).isZero();

@@ -1,6 +1,6 @@
 package dev.dlock.verify;
 
-import java.io.BufferedWriter;
+import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -19,34 +19,33 @@ import java.util.Map;
  */
 final class History implements AutoCloseable {
 
-    private final BufferedWriter out;
+    private final JsonGenerator out;
 
     History(Path file) {
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
-            this.out = Files.newBufferedWriter(
+            this.out = Json.lines(Files.newBufferedWriter(
                     file,
                     StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE,
                     StandardOpenOption.TRUNCATE_EXISTING,
-                    StandardOpenOption.WRITE);
+                    StandardOpenOption.WRITE));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open history " + file, e);
         }
     }
 
     void invoked(Op op) {
-        write(Json.line(op, "invoke"));
+        write(op, "invoke");
     }
 
     void completed(Op op) {
-        write(Json.line(op, "complete"));
+        write(op, "complete");
     }
 
-    private synchronized void write(String line) {
+    private synchronized void write(Op op, String phase) {
         try {
-            out.write(line);
-            out.write('\n');
+            Json.line(out, op, phase);
             out.flush();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write history", e);

@@ -1,137 +1,82 @@
 package dev.dlock.verify;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonFactoryBuilder;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.io.Writer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Hand-written JSON for the flat objects of a history line: string and integer values only. */
+/**
+ * The history's line format: one flat JSON object of string and integer values per line, written and read with
+ * Jackson's streaming API (the same writer as the {@code --json} output of {@code dlock status/list}).
+ */
 final class Json {
+    /** No separator between root values: {@link #line} ends each object with its own newline. */
+    private static final JsonFactory FACTORY =
+            new JsonFactoryBuilder().rootValueSeparator((String) null).build();
 
     private Json() {}
 
-    static String line(Op op, String phase) {
-        StringBuilder out = new StringBuilder(256).append('{');
-        field(out, "phase", phase);
-        field(out, "scenario", op.scenario());
-        field(out, "client", op.client());
-        field(out, "pid", op.pid());
-        field(out, "seq", op.seq());
-        field(out, "type", op.type());
-        field(out, "invoke", op.invoke());
+    /** A generator for history lines; closing it closes {@code out}. */
+    static JsonGenerator lines(Writer out) throws IOException {
+        return FACTORY.createGenerator(out);
+    }
+
+    /** Writes one line (the object and its newline) without flushing; an {@code invoke} line has no completion. */
+    static void line(JsonGenerator out, Op op, String phase) throws IOException {
+        out.writeStartObject();
+        string(out, "phase", phase);
+        string(out, "scenario", op.scenario());
+        string(out, "client", op.client());
+        out.writeNumberField("pid", op.pid());
+        out.writeNumberField("seq", op.seq());
+        string(out, "type", op.type());
+        out.writeNumberField("invoke", op.invoke());
         if (!"invoke".equals(phase)) {
-            field(out, "complete", op.complete());
-            field(out, "outcome", op.outcome());
+            out.writeNumberField("complete", op.complete());
+            string(out, "outcome", op.outcome());
         }
-        field(out, "token", op.token());
-        field(out, "deadline", op.deadline());
-        field(out, "element", op.element());
-        field(out, "timeoutNanos", op.timeoutNanos());
-        field(out, "detail", op.detail());
-        field(out, "lock", op.lock());
-        field(out, "leaseNanos", op.leaseNanos());
-        out.setLength(out.length() - 1);
-        return out.append('}').toString();
+        out.writeNumberField("token", op.token());
+        out.writeNumberField("deadline", op.deadline());
+        string(out, "element", op.element());
+        out.writeNumberField("timeoutNanos", op.timeoutNanos());
+        string(out, "detail", op.detail());
+        string(out, "lock", op.lock());
+        out.writeNumberField("leaseNanos", op.leaseNanos());
+        out.writeEndObject();
+        out.writeRaw('\n');
     }
 
-    private static void field(StringBuilder out, String name, long value) {
-        out.append('"').append(name).append("\":").append(value).append(',');
+    private static void string(JsonGenerator out, String name, String value) throws IOException {
+        out.writeStringField(name, value == null ? "" : value);
     }
 
-    private static void field(StringBuilder out, String name, String value) {
-        out.append('"').append(name).append("\":");
-        quote(out, value == null ? "" : value);
-        out.append(',');
-    }
-
-    static void quote(StringBuilder out, String value) {
-        out.append('"');
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        out.append('"');
-    }
-
-    /** Parses one flat JSON object whose values are strings or integers. */
+    /**
+     * Reads one line back: field name to the text of its value (a string's content, an integer's digits).
+     *
+     * @throws IllegalArgumentException if the line is not one whole JSON object, such as a line torn by a kill
+     */
     static Map<String, String> parse(String line) {
-        Map<String, String> fields = new LinkedHashMap<>();
-        int i = skip(line, 0);
-        expect(line, i++, '{');
-        while (true) {
-            i = skip(line, i);
-            if (line.charAt(i) == '}') {
-                return fields;
+        try (JsonParser in = FACTORY.createParser(line)) {
+            if (in.nextToken() != JsonToken.START_OBJECT) {
+                throw new IllegalArgumentException("not a JSON object: " + line);
             }
-            StringBuilder name = new StringBuilder();
-            i = readString(line, i, name);
-            i = skip(line, i);
-            expect(line, i++, ':');
-            i = skip(line, i);
-            StringBuilder value = new StringBuilder();
-            if (line.charAt(i) == '"') {
-                i = readString(line, i, value);
-            } else {
-                while (i < line.length() && "-0123456789".indexOf(line.charAt(i)) >= 0) {
-                    value.append(line.charAt(i++));
+            Map<String, String> fields = new LinkedHashMap<>();
+            while (in.nextToken() == JsonToken.FIELD_NAME) {
+                String name = in.currentName();
+                JsonToken value = in.nextToken();
+                if (value != JsonToken.VALUE_STRING && value != JsonToken.VALUE_NUMBER_INT) {
+                    throw new IllegalArgumentException("not a string or integer: " + name + " in " + line);
                 }
+                fields.put(name, in.getText());
             }
-            fields.put(name.toString(), value.toString());
-            i = skip(line, i);
-            if (line.charAt(i) == ',') {
-                i++;
-            }
-        }
-    }
-
-    private static int readString(String line, int start, StringBuilder out) {
-        expect(line, start, '"');
-        int i = start + 1;
-        while (line.charAt(i) != '"') {
-            char c = line.charAt(i++);
-            if (c == '\\') {
-                char e = line.charAt(i++);
-                switch (e) {
-                    case 'n' -> out.append('\n');
-                    case 'r' -> out.append('\r');
-                    case 't' -> out.append('\t');
-                    case 'u' -> {
-                        out.append((char) Integer.parseInt(line.substring(i, i + 4), 16));
-                        i += 4;
-                    }
-                    default -> out.append(e);
-                }
-            } else {
-                out.append(c);
-            }
-        }
-        return i + 1;
-    }
-
-    private static int skip(String line, int i) {
-        while (i < line.length() && Character.isWhitespace(line.charAt(i))) {
-            i++;
-        }
-        if (i >= line.length()) {
-            throw new IllegalArgumentException("truncated JSON line: " + line);
-        }
-        return i;
-    }
-
-    private static void expect(String line, int i, char c) {
-        if (line.charAt(i) != c) {
-            throw new IllegalArgumentException("expected '" + c + "' at " + i + " in: " + line);
+            return fields;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not a whole JSON object: " + line, e);
         }
     }
 }
