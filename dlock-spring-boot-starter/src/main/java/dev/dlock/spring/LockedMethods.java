@@ -143,7 +143,7 @@ final class LockedMethods {
         if (!unknown.isEmpty()) {
             String hint = names == null
                     ? "the parameter names of " + method.getDeclaringClass().getSimpleName() + " are not known: compile"
-                            + " it with -parameters (Spring Boot's Maven and Gradle plugins do) or use #p0, #p1, ..."
+                            + " it with -parameters (spring-boot-starter-parent and Boot's Gradle plugin do) or use #p0, #p1, ..."
                     : "the method's parameters are " + String.join(", ", names) + " (or #p0, #p1, ...)";
             throw invalid(where, "the name " + text + " refers to " + String.join(", ", unknown) + ", but " + hint);
         }
