@@ -293,17 +293,4 @@ final class DlockAutoConfigurationIT {
             return client;
         }
     }
-
-    @Configuration(proxyBeanMethods = false)
-    static class JobsBeans {
-        @Bean
-        Jobs.Inner inner() {
-            return new Jobs.Inner();
-        }
-
-        @Bean
-        Jobs jobs(Jobs.Inner inner) {
-            return new Jobs(inner);
-        }
-    }
 }

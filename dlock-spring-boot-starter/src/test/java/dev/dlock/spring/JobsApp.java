@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 
@@ -14,17 +15,8 @@ import org.springframework.scheduling.annotation.Scheduled;
 @SpringBootConfiguration(proxyBeanMethods = false)
 @EnableAutoConfiguration
 @EnableScheduling
+@Import(JobsBeans.class)
 public class JobsApp {
-
-    @Bean
-    Jobs.Inner inner() {
-        return new Jobs.Inner();
-    }
-
-    @Bean
-    Jobs jobs(Jobs.Inner inner) {
-        return new Jobs(inner);
-    }
 
     @Bean
     Ticker ticker() {
