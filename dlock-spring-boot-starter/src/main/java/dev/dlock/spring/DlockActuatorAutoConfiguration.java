@@ -45,12 +45,14 @@ public class DlockActuatorAutoConfiguration {
      *
      * @param client the lock client
      * @param holds the holds taken through {@code @Locked}, when it is on
+     * @param clientHolds the open holds of the auto-configured client
      * @return the endpoint
      */
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint
-    public DlockEndpoint dlockEndpoint(LockClient client, ObjectProvider<LockedHolds> holds) {
-        return new DlockEndpoint(client, holds.getIfAvailable());
+    public DlockEndpoint dlockEndpoint(
+            LockClient client, ObjectProvider<LockedHolds> holds, ObjectProvider<ClientHolds> clientHolds) {
+        return new DlockEndpoint(client, holds.getIfAvailable(), clientHolds.getIfAvailable());
     }
 }

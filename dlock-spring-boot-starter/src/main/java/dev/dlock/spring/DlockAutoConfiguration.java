@@ -1,6 +1,7 @@
 package dev.dlock.spring;
 
 import dev.dlock.LockClient;
+import dev.dlock.LockListener;
 import java.time.Duration;
 import org.springframework.aop.Advisor;
 import org.springframework.aop.config.AopConfigUtils;
@@ -57,6 +58,8 @@ public class DlockAutoConfiguration {
      * @param dlock the {@code dlock.*} properties
      * @param redis the {@code spring.data.redis.*} properties
      * @param details connection details of a service connection (Testcontainers, Docker Compose), if any
+     * @param listeners the application's {@link LockListener} beans (metrics, monitoring), in their order
+     * @param clientHolds counts the client's open holds for the endpoint
      * @param customizers adjust the builder before it connects
      * @return the connected client
      */
@@ -66,6 +69,8 @@ public class DlockAutoConfiguration {
             DlockProperties dlock,
             RedisProperties redis,
             ObjectProvider<RedisConnectionDetails> details,
+            ObjectProvider<LockListener> listeners,
+            ClientHolds clientHolds,
             ObjectProvider<DlockClientCustomizer> customizers) {
         LockClient.Builder builder = LockClient.builder()
                 .redisUri(RedisTarget.uri(dlock, redis, details.getIfUnique()))
@@ -76,8 +81,20 @@ public class DlockAutoConfiguration {
         if (timeout != null) {
             builder.commandTimeout(timeout);
         }
+        listeners.orderedStream().forEach(builder::listener);
+        builder.listener(clientHolds.attach());
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return builder.build();
+    }
+
+    /**
+     * The open holds of the auto-configured client by name, for the {@code dlock} endpoint.
+     *
+     * @return the counter, registered with the client when the starter makes it
+     */
+    @Bean
+    ClientHolds dlockClientHolds() {
+        return new ClientHolds();
     }
 
     /** {@link Locked}: the advisor, its interceptor, the attribute parser and the holds. */

@@ -3,31 +3,34 @@ package dev.dlock.spring;
 import dev.dlock.LockAdmin;
 import dev.dlock.LockClient;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
- * The {@code dlock} actuator endpoint: the locks this application holds through {@link Locked} (read
- * from memory, no Redis call), and any one lock as Redis has it ({@code /actuator/dlock/{name}}, one
- * round trip). Holds taken directly through the {@link LockClient} API are not in the list: the client
- * keeps no registry of its leases; {@code /actuator/dlock/{name}} shows them, and {@code dlock list}
- * shows every holder. Thread-safe.
+ * The {@code dlock} actuator endpoint: the locks this application holds through {@link Locked}, with
+ * their leases, and the number of holds its client has open by lock name, those taken directly
+ * through the {@link LockClient} API included (both read from memory, no Redis call); and any one
+ * lock as Redis has it ({@code /actuator/dlock/{name}}, one round trip). Thread-safe.
  */
 @Endpoint(id = "dlock")
 public class DlockEndpoint {
     private final LockClient client;
     private final LockedHolds holds;
+    private final ClientHolds clientHolds;
 
     /**
      * Creates the endpoint.
      *
      * @param client the lock client
      * @param holds the holds taken through {@code @Locked}, or null when {@code @Locked} is off
+     * @param clientHolds the open holds of the auto-configured client, or null
      */
-    DlockEndpoint(LockClient client, LockedHolds holds) {
+    DlockEndpoint(LockClient client, LockedHolds holds, ClientHolds clientHolds) {
         this.client = client;
         this.holds = holds;
+        this.clientHolds = clientHolds;
     }
 
     /**
@@ -49,7 +52,8 @@ public class DlockEndpoint {
                                 hold.acquiredAt.toString(),
                                 hold.holdUntil == null ? null : hold.holdUntil.toString()))
                         .toList();
-        return new Locks(client.clientId(), client.redisUri(), held);
+        return new Locks(
+                client.clientId(), client.redisUri(), held, clientHolds == null ? null : clientHolds.snapshot());
     }
 
     /**
@@ -78,8 +82,10 @@ public class DlockEndpoint {
      * @param clientId the client's id, the prefix of its holder ids
      * @param redisUri the Redis URI, password masked
      * @param held the locks held through {@code @Locked}
+     * @param openHolds the client's open holds by lock name ({@code @Locked} and API alike); null when
+     *     the application made its own client, whose events the starter does not hear
      */
-    public record Locks(String clientId, String redisUri, List<HeldLock> held) {}
+    public record Locks(String clientId, String redisUri, List<HeldLock> held, Map<String, Integer> openHolds) {}
 
     /**
      * One lock held through {@code @Locked}.

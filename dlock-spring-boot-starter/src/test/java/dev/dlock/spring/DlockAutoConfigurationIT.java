@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockConnectionException;
+import dev.dlock.LockListener;
 import dev.dlock.testkit.RedisExtension;
 import dev.dlock.testkit.RedisServer;
 import java.time.Duration;
@@ -209,7 +210,7 @@ final class DlockAutoConfigurationIT {
     @Test
     void backsOff_whenTheApplicationDefinesItsOwnLockClient_andLockedUsesThatOne() {
         runner.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class))
-                .withPropertyValues("spring.data.redis.port=1")
+                .withPropertyValues("spring.data.redis.port=1", "management.endpoints.web.exposure.include=dlock")
                 .withUserConfiguration(OwnClient.class, JobsBeans.class)
                 .run(context -> {
                     assertThat(context).hasSingleBean(LockClient.class);
@@ -217,6 +218,9 @@ final class DlockAutoConfigurationIT {
                     assertThat(own.clientId()).isEqualTo(OwnClient.client.clientId());
                     assertThat(context.getBean(Jobs.class).renewedLease("own")).isPositive();
                     assertThat(context).hasSingleBean(DlockHealthIndicator.class);
+                    assertThat(context.getBean(DlockEndpoint.class).locks().openHolds())
+                            .as("the starter does not hear the application's own client")
+                            .isNull();
                 });
         assertThatThrownBy(() -> OwnClient.client.lock("x"))
                 .as("the application's client, closed by its own bean")
@@ -243,6 +247,23 @@ final class DlockAutoConfigurationIT {
                 .run(context -> {
                     assertThat(AopUtils.isAopProxy(context.getBean(Jobs.class))).isTrue();
                     assertThat(context.getBean(Jobs.class).literal()).isEqualTo("nightly-report");
+                });
+    }
+
+    @Test
+    void theApplicationsLockListeners_hearTheClientsEvents() {
+        List<String> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+        LockListener listener = new LockListener() {
+            @Override
+            public void holdStarted(String lockName) {
+                started.add(lockName);
+            }
+        };
+        runner.withPropertyValues("dlock.redis-url=" + redis.server().uri())
+                .withBean(LockListener.class, () -> listener)
+                .run(context -> {
+                    context.getBean(LockClient.class).lock("heard").acquire().release();
+                    assertThat(started).containsExactly("heard");
                 });
     }
 

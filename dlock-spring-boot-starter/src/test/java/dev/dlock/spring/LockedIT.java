@@ -220,6 +220,10 @@ final class LockedIT {
                         assertThat(held.remainingMillis()).isPositive();
                         assertThat(held.holdUntil()).isNull();
                     });
+            assertThat(locks.openHolds())
+                    .as("every hold of the client by name, the API's included")
+                    .containsEntry("skip:e", 1)
+                    .containsEntry("direct", 1);
             assertThat(endpoint.lock("skip:e").heldByThisApplication()).isTrue();
             assertThat(endpoint.lock("direct").heldByThisApplication()).isTrue();
             assertThat(endpoint.lock("direct").fencingToken()).isEqualTo(direct.fencingToken());
