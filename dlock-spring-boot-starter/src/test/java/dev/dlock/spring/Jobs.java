@@ -50,6 +50,13 @@ public class Jobs {
         return LockedContext.currentLease().orElseThrow().remaining();
     }
 
+    /** Outlives its fixed lease; returns whether the lease was still valid at the end. */
+    @Locked(name = "'outlive:' + #name", leaseTime = "150ms")
+    public boolean outlivingItsLease(String name) throws InterruptedException {
+        Thread.sleep(400);
+        return LockedContext.currentLease().orElseThrow().isValid();
+    }
+
     @Locked(name = "'renewed:' + #name")
     public Duration renewedLease(String name) {
         return LockedContext.currentLease().orElseThrow().remaining();

@@ -16,16 +16,20 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.actuate.health.Status;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * {@code @Locked} in two running Spring Boot applications (two lock clients) on one Redis: SKIP, THROW,
  * holdAtLeast, leases, re-entry, release after a throw, a scheduled job, the endpoint and the health.
  */
+@ExtendWith(OutputCaptureExtension.class)
 final class LockedIT {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.builder().build();
@@ -71,12 +75,8 @@ final class LockedIT {
 
     @Test
     void skip_theSecondCallerDoesNotRunTheMethodWhileTheFirstHolds() throws Exception {
-        Workers.Step first = new Workers.Step();
-        Future<String> holder = workers.start(() -> jobs.skipping("a", first));
-        first.awaitEntered();
-
-        Workers.Step second = new Workers.Step();
-        second.release();
+        Workers.Holding<String> first = workers.holding(step -> jobs.skipping("a", step));
+        Workers.Step second = Workers.Step.passing();
         assertThat(jobs.skipping("a", second))
                 .as("same application, same client")
                 .isNull();
@@ -85,19 +85,14 @@ final class LockedIT {
         assertThat(second.hasEntered()).isFalse();
         assertThat(jobs.runs().get() + otherJobs.runs().get()).isEqualTo(1);
 
-        first.release();
-        assertThat(Workers.join(holder)).isEqualTo("ran");
+        assertThat(first.releaseAndJoin()).isEqualTo("ran");
         assertThat(otherJobs.skippingOptional("a")).contains("ran");
     }
 
     @Test
     void throwOnBusy_throwsLockBusyExceptionNamingTheLockAndTheWait() throws Exception {
-        Workers.Step first = new Workers.Step();
-        Future<String> holder = workers.start(() -> jobs.throwing("b", first));
-        first.awaitEntered();
-
-        Workers.Step second = new Workers.Step();
-        second.release();
+        Workers.Holding<String> first = workers.holding(step -> jobs.throwing("b", step));
+        Workers.Step second = Workers.Step.passing();
         long start = System.nanoTime();
         assertThatThrownBy(() -> otherJobs.throwing("b", second))
                 .isInstanceOfSatisfying(LockBusyException.class, e -> {
@@ -109,22 +104,16 @@ final class LockedIT {
         assertThatThrownBy(() -> jobs.throwing("b", second)).isInstanceOf(LockBusyException.class);
         assertThat(second.hasEntered()).isFalse();
 
-        first.release();
-        assertThat(Workers.join(holder)).isEqualTo("ran");
+        assertThat(first.releaseAndJoin()).isEqualTo("ran");
         assertThat(otherJobs.throwing("b", second)).isEqualTo("ran");
     }
 
     @Test
     void waitFor_waitsForTheHolderToReturn() throws Exception {
-        Workers.Step first = new Workers.Step();
-        Future<String> holder = workers.start(() -> jobs.throwing("w", first));
-        first.awaitEntered();
-        Workers.Step second = new Workers.Step();
-        second.release();
-        Future<String> waiter = workers.start(() -> otherJobs.throwing("w", second));
+        Workers.Holding<String> first = workers.holding(step -> jobs.throwing("w", step));
+        Future<String> waiter = workers.start(() -> otherJobs.throwing("w", Workers.Step.passing()));
         Thread.sleep(100);
-        first.release();
-        assertThat(Workers.join(holder)).isEqualTo("ran");
+        assertThat(first.releaseAndJoin()).isEqualTo("ran");
         assertThat(Workers.join(waiter)).isEqualTo("ran");
     }
 
@@ -175,6 +164,21 @@ final class LockedIT {
     }
 
     @Test
+    void aLeaseLostWhileTheMethodRuns_isVisibleToTheMethod_loggedAfterIt_andTheResultStillReturned(
+            CapturedOutput output) throws Exception {
+        assertThat(jobs.outlivingItsLease("o"))
+                .as("the lease as the method saw it at its end")
+                .isFalse();
+        assertThat(output.getOut())
+                .contains("Jobs.outlivingItsLease: lock 'outlive:o' (fencing token")
+                .contains("was lost while the method ran");
+        assertThat(client.lock("outlive:o").isLocked()).isFalse();
+        assertThat(app.getBean(DlockEndpoint.class).locks().held())
+                .filteredOn(held -> held.name().equals("outlive:o"))
+                .isEmpty();
+    }
+
+    @Test
     void reentry_aNestedCallOfTheSameNameRunsWithinTheOuterHold() {
         long[] tokens = jobs.reentering("r");
         assertThat(tokens[1]).isEqualTo(tokens[0]);
@@ -202,9 +206,7 @@ final class LockedIT {
 
     @Test
     void endpoint_listsTheHoldsOfLockedMethodsAndReadsAnyLock() throws Exception {
-        Workers.Step step = new Workers.Step();
-        Future<String> holder = workers.start(() -> jobs.skipping("e", step));
-        step.awaitEntered();
+        Workers.Holding<String> holder = workers.holding(step -> jobs.skipping("e", step));
         try (Lease direct = client.lock("direct").acquire()) {
             DlockEndpoint endpoint = app.getBean(DlockEndpoint.class);
             DlockEndpoint.Locks locks = endpoint.locks();
@@ -233,9 +235,8 @@ final class LockedIT {
             });
             assertThat(endpoint.lock("free").held()).isFalse();
         } finally {
-            step.release();
+            holder.releaseAndJoin();
         }
-        Workers.join(holder);
     }
 
     @Test

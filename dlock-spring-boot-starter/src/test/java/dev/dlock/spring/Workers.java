@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /** Worker threads for the tests: a worker that throws or hangs fails the test that waits for it. */
 final class Workers implements AutoCloseable {
@@ -23,6 +24,22 @@ final class Workers implements AutoCloseable {
 
     <T> Future<T> start(Callable<T> task) {
         return pool.submit(task);
+    }
+
+    /** Starts {@code call} on a worker with a step of its own, and returns once the method runs (holds its lock). */
+    <T> Holding<T> holding(Function<Step, T> call) throws InterruptedException {
+        Step step = new Step();
+        Future<T> result = start(() -> call.apply(step));
+        step.awaitEntered();
+        return new Holding<>(step, result);
+    }
+
+    /** A worker inside a method, waiting for the test to let it return. */
+    record Holding<T>(Step step, Future<T> result) {
+        T releaseAndJoin() {
+            step.release();
+            return join(result);
+        }
     }
 
     /** The worker's result; its exception or a hang fails the test. */
@@ -75,6 +92,13 @@ final class Workers implements AutoCloseable {
 
         void release() {
             release.countDown();
+        }
+
+        /** A step that lets the method return at once. */
+        static Step passing() {
+            Step step = new Step();
+            step.release();
+            return step;
         }
     }
 }
