@@ -7,8 +7,11 @@ import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockConnectionException;
 import dev.dlock.LockListener;
+import dev.dlock.micrometer.DlockMetrics;
 import dev.dlock.testkit.RedisExtension;
 import dev.dlock.testkit.RedisServer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -265,6 +268,26 @@ final class DlockAutoConfigurationIT {
                     context.getBean(LockClient.class).lock("heard").acquire().release();
                     assertThat(started).containsExactly("heard");
                 });
+    }
+
+    @Test
+    void withAMeterRegistry_theClientsEventsBecomeMeters() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        runner.withConfiguration(AutoConfigurations.of(DlockMetricsAutoConfiguration.class))
+                .withPropertyValues("dlock.redis-url=" + redis.server().uri())
+                .withBean(MeterRegistry.class, () -> registry)
+                .run(context -> {
+                    assertThat(context).hasSingleBean(DlockMetrics.class);
+                    context.getBean(LockClient.class).lock("metered").acquire().release();
+                    assertThat(registry.get(DlockMetrics.ACQUIRE).timer().count())
+                            .isEqualTo(1);
+                });
+        runner.withConfiguration(AutoConfigurations.of(DlockMetricsAutoConfiguration.class))
+                .withBean(MeterRegistry.class, () -> registry)
+                .withUserConfiguration(OwnClient.class)
+                .run(context -> assertThat(context)
+                        .as("the application's own client: the starter cannot attach meters to it")
+                        .doesNotHaveBean(DlockMetrics.class));
     }
 
     @Test
