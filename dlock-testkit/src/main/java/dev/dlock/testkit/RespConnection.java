@@ -16,10 +16,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Minimal blocking RESP2 client over one socket; used for readiness checks and {@link RedisServer#command}. Not
- * thread-safe: one connection per caller.
+ * Minimal blocking RESP2 client over one socket; used for readiness checks and {@link RedisServer#command}, and by
+ * tests whose child JVMs ({@link JvmProcess}) talk to a server they only know by host and port. Not thread-safe: one
+ * connection per caller.
  */
-final class RespConnection implements AutoCloseable {
+public final class RespConnection implements AutoCloseable {
 
     private final Socket socket;
     private final InputStream in;
@@ -31,8 +32,18 @@ final class RespConnection implements AutoCloseable {
         this.out = new BufferedOutputStream(socket.getOutputStream());
     }
 
-    /** Connects and, when {@code password} is not null, authenticates. */
-    static RespConnection open(String host, int port, String password, Duration timeout) throws IOException {
+    /**
+     * Connects and, when {@code password} is not null, authenticates.
+     *
+     * @param host the server's host
+     * @param port the server's port
+     * @param password the password, or {@code null} for none
+     * @param timeout connect and read timeout, positive (not scaled)
+     * @return the open connection; close it when done
+     * @throws IOException if the connection fails or times out
+     * @throws RedisErrorReply if Redis refuses the password
+     */
+    public static RespConnection open(String host, int port, String password, Duration timeout) throws IOException {
         int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
         Socket socket = new Socket();
         try {
@@ -50,8 +61,15 @@ final class RespConnection implements AutoCloseable {
         }
     }
 
-    /** Sends one command and returns the decoded reply; error replies are thrown as {@link RedisErrorReply}. */
-    Object call(String... args) throws IOException {
+    /**
+     * Sends one command and returns the decoded reply.
+     *
+     * @param args the command and its arguments, for example {@code "INCR", "counter"}
+     * @return the reply, decoded as {@link RedisServer#command(String...)} describes
+     * @throws IOException if the connection fails or times out
+     * @throws RedisErrorReply if Redis answers with an error
+     */
+    public Object call(String... args) throws IOException {
         if (args.length == 0) {
             throw new IllegalArgumentException("a command needs at least one argument");
         }
@@ -142,6 +160,7 @@ final class RespConnection implements AutoCloseable {
         buffer.writeBytes(text.getBytes(StandardCharsets.US_ASCII));
     }
 
+    /** Closes the socket; idempotent. */
     @Override
     public void close() {
         try {

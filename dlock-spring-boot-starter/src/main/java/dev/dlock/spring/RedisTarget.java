@@ -1,0 +1,191 @@
+package dev.dlock.spring;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails;
+import org.springframework.boot.autoconfigure.data.redis.RedisProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.util.StringUtils;
+
+/**
+ * Where the lock client connects and how long its commands may take: {@code dlock.redis-url}, else a
+ * service connection's {@link RedisConnectionDetails} (Testcontainers, Docker Compose), else {@code
+ * spring.data.redis.*} read as Spring Boot reads them for its own Redis client. Sentinel and Cluster
+ * fail here, naming the property, before anything connects. Stateless.
+ */
+final class RedisTarget {
+    /** Boot's own details, made from {@code spring.data.redis.*}; those are read from the properties instead. */
+    private static final String PROPERTIES_DETAILS =
+            "org.springframework.boot.autoconfigure.data.redis.PropertiesRedisConnectionDetails";
+
+    private static final String INSTEAD = " Until then, set dlock.redis-url to a standalone Redis for the locks, or"
+            + " define your own LockClient bean (the starter then backs off).";
+
+    private RedisTarget() {}
+
+    /**
+     * Returns the URI the client connects to.
+     *
+     * @param dlock the {@code dlock.*} properties
+     * @param redis the {@code spring.data.redis.*} properties
+     * @param details the application's connection details, or null
+     * @return the Redis URI, password included
+     * @throws InvalidConfigurationPropertyValueException for Sentinel, Cluster, an SSL bundle or a bad URL
+     * @throws IllegalStateException for connection details that describe Sentinel or Cluster
+     */
+    static String uri(DlockProperties dlock, RedisProperties redis, RedisConnectionDetails details) {
+        if (StringUtils.hasText(dlock.getRedisUrl())) {
+            return dlock.getRedisUrl().trim();
+        }
+        String bundle = redis.getSsl().getBundle();
+        if (StringUtils.hasText(bundle)) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "spring.data.redis.ssl.bundle",
+                    bundle,
+                    "dlock's transports cannot use an SSL bundle yet: with spring.data.redis.ssl.enabled=true (or a"
+                            + " rediss:// URL) they trust the JVM's default trust store (javax.net.ssl.*)." + INSTEAD);
+        }
+        if (details != null && !details.getClass().getName().equals(PROPERTIES_DETAILS)) {
+            return fromDetails(details);
+        }
+        return fromProperties(redis);
+    }
+
+    /**
+     * Returns the command timeout: {@code dlock.command-timeout}, else {@code spring.data.redis.timeout}
+     * unless {@code dlock.redis-url} is set.
+     *
+     * @param dlock the {@code dlock.*} properties
+     * @param redis the {@code spring.data.redis.*} properties
+     * @return the timeout, or null for the client's default
+     */
+    static Duration commandTimeout(DlockProperties dlock, RedisProperties redis) {
+        if (dlock.getCommandTimeout() != null) {
+            return dlock.getCommandTimeout();
+        }
+        return StringUtils.hasText(dlock.getRedisUrl()) ? null : redis.getTimeout();
+    }
+
+    private static String fromProperties(RedisProperties redis) {
+        String url = redis.getUrl();
+        int database = StringUtils.hasText(url) ? databaseOf(url) : redis.getDatabase();
+        RedisProperties.Sentinel sentinel = redis.getSentinel();
+        if (sentinel != null && (sentinel.getMaster() != null || !isEmpty(sentinel.getNodes()))) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "spring.data.redis.sentinel.master",
+                    sentinel.getMaster(),
+                    sentinelReason(sentinelUri(sentinel.getNodes(), database, sentinel.getMaster())));
+        }
+        RedisProperties.Cluster cluster = redis.getCluster();
+        if (cluster != null && !isEmpty(cluster.getNodes())) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "spring.data.redis.cluster.nodes", String.join(",", cluster.getNodes()), CLUSTER_REASON);
+        }
+        boolean tls = redis.getSsl().isEnabled();
+        if (StringUtils.hasText(url)) {
+            String trimmed = url.trim();
+            return tls && trimmed.startsWith("redis://")
+                    ? "rediss://" + trimmed.substring("redis://".length())
+                    : trimmed;
+        }
+        return standaloneUri(
+                tls, redis.getUsername(), redis.getPassword(), redis.getHost(), redis.getPort(), redis.getDatabase());
+    }
+
+    private static String fromDetails(RedisConnectionDetails details) {
+        String source = "the application's RedisConnectionDetails ("
+                + details.getClass().getName() + ")";
+        RedisConnectionDetails.Sentinel sentinel = details.getSentinel();
+        if (sentinel != null) {
+            List<String> nodes = sentinel.getNodes().stream()
+                    .map(node -> host(node.host()) + ":" + node.port())
+                    .toList();
+            throw new IllegalStateException(source + " describe Redis Sentinel. "
+                    + sentinelReason(sentinelUri(nodes, sentinel.getDatabase(), sentinel.getMaster())));
+        }
+        if (details.getCluster() != null) {
+            throw new IllegalStateException(source + " describe Redis Cluster. " + CLUSTER_REASON);
+        }
+        RedisConnectionDetails.Standalone standalone = details.getStandalone();
+        return standaloneUri(
+                standalone.getSslBundle() != null,
+                details.getUsername(),
+                details.getPassword(),
+                standalone.getHost(),
+                standalone.getPort(),
+                standalone.getDatabase());
+    }
+
+    private static final String CLUSTER_REASON = "Redis Cluster is not supported by dlock's Spring Boot starter yet:"
+            + " cluster support is coming (dlock's keys of one lock already share a hash slot, but its transports"
+            + " talk to one node)." + INSTEAD;
+
+    private static String sentinelReason(String uri) {
+        return "Redis Sentinel is not supported by dlock's Spring Boot starter yet: sentinel support is coming. These"
+                + " settings map to " + uri + ", and the dlock core does not accept a URI with several sentinels"
+                + " yet; the starter fails rather than connect to the wrong server." + INSTEAD
+                + " With one sentinel and dlock-lettuce on the class path, dlock.redis-url=redis-sentinel://"
+                + "host:port/db#master works today.";
+    }
+
+    /** The URI the Sentinel settings stand for: {@code redis-sentinel://h1:p1,h2:p2/db#master} (no credentials). */
+    static String sentinelUri(List<String> nodes, int database, String master) {
+        return "redis-sentinel://" + String.join(",", nodes == null ? List.of() : nodes) + "/" + database + "#"
+                + master;
+    }
+
+    /** {@code redis[s]://[[user]:password@]host:port[/db]}, credentials percent-encoded, IPv6 hosts bracketed. */
+    static String standaloneUri(boolean tls, String user, String password, String host, int port, int database) {
+        StringBuilder uri = new StringBuilder(tls ? "rediss://" : "redis://");
+        if (StringUtils.hasLength(password)) {
+            if (StringUtils.hasLength(user)) {
+                uri.append(encode(user));
+            }
+            uri.append(':').append(encode(password)).append('@');
+        }
+        uri.append(host(host)).append(':').append(port);
+        if (database != 0) {
+            uri.append('/').append(database);
+        }
+        return uri.toString();
+    }
+
+    /** The database of a {@code spring.data.redis.url}, as Boot reads it: the path's first segment, else 0. */
+    private static int databaseOf(String url) {
+        String path;
+        try {
+            path = new URI(url.trim()).getPath();
+        } catch (URISyntaxException e) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "spring.data.redis.url", "(not shown: it may hold a password)", "not a URI: " + e.getMessage());
+        }
+        String[] segments = StringUtils.hasText(path) ? path.split("/", 3) : new String[0];
+        if (segments.length < 2 || segments[1].isEmpty()) {
+            return 0;
+        }
+        try {
+            return Integer.parseInt(segments[1]);
+        } catch (NumberFormatException e) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "spring.data.redis.url",
+                    "(not shown: it may hold a password)",
+                    "its path must be a database number such as /2, was " + path);
+        }
+    }
+
+    private static String host(String host) {
+        return host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
+    }
+
+    private static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    private static boolean isEmpty(List<String> list) {
+        return list == null || list.isEmpty();
+    }
+}
