@@ -62,6 +62,30 @@ public interface Lease extends AutoCloseable {
     boolean isValid();
 
     /**
+     * Sets how long this lease has left, counted from now, longer or shorter than what it has left:
+     * for a lease taken with an explicit lease time ({@link DistributedLock#tryAcquire(Duration,
+     * Duration)}), as ShedLock's "lock at least for" and {@code extend} need. One owner-checked round
+     * trip ({@code PEXPIRE}); the new validity counts from before it was sent, less the drift
+     * allowance, like every validity. A shortening counts at once, also while the command is on its
+     * way, so this JVM never believes in a lease longer than Redis keeps it. When the new time runs
+     * out, the lease ends as a fixed lease does (lost, with its listeners told).
+     *
+     * @param remaining the new remaining time; positive (shorter than the 100 ms minimum lease time is
+     *     allowed: the end of a "lock at least for" window may be near)
+     * @return {@code true} if the lease still held the lock and now ends at the new time; {@code
+     *     false} if it had been released or lost (a lease Redis no longer has for this owner is marked
+     *     lost here)
+     * @throws NullPointerException if {@code remaining} is null
+     * @throws IllegalArgumentException if {@code remaining} is not positive or longer than 100 years
+     * @throws IllegalStateException if the watchdog renews this lease (it was taken without a lease
+     *     time): its remaining time is the watchdog's to set
+     * @throws LockConnectionException if Redis did not answer within the command timeout; the lease
+     *     then keeps the earlier of its old and its new end
+     * @throws LockServerException if Redis answered with an error
+     */
+    boolean expireIn(Duration remaining);
+
+    /**
      * Releases the lock if this lease still holds it; one Redis round trip. Waiters are woken.
      *
      * @throws LockLostException if the lease had been lost before the release (another owner's key

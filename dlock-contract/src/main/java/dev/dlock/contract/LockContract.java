@@ -169,6 +169,26 @@ public abstract class LockContract extends TransportContract {
     }
 
     @Test
+    void expireIn_setsTheFixedLeasesTimeInRedis_laterAndEarlier_andTheLockFreesThen() throws Exception {
+        Lease lease =
+                a.lock("exp").tryAcquire(Duration.ZERO, Duration.ofSeconds(2)).orElseThrow();
+        assertThat(lease.expireIn(Duration.ofSeconds(20))).isTrue();
+        assertThat((Long) redis.server().command("PTTL", "dlock:{exp}")).isBetween(15_000L, 20_000L);
+        assertThat(lease.remaining()).isGreaterThan(Duration.ofSeconds(15));
+        assertThat(lease.expireIn(Duration.ofMillis(300))).isTrue();
+        assertThat((Long) redis.server().command("PTTL", "dlock:{exp}")).isBetween(1L, 300L);
+        assertThat(lease.remaining()).isLessThanOrEqualTo(Duration.ofMillis(300));
+        Lease next = b.lock("exp").tryAcquire(Duration.ofSeconds(5)).orElseThrow();
+        assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
+        assertThat(lease.isValid()).isFalse();
+        assertThat(lease.expireIn(Duration.ofSeconds(1)))
+                .as("ended: nothing set")
+                .isFalse();
+        assertThat((Long) redis.server().command("PTTL", "dlock:{exp}")).isGreaterThan(1_000L);
+        next.release();
+    }
+
+    @Test
     void badInput_isRejectedBeforeIo() {
         assertThatThrownBy(() -> a.lock(null))
                 .isInstanceOf(NullPointerException.class)

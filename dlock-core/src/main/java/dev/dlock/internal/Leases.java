@@ -45,16 +45,28 @@ final class Leases {
         watchdog.add(lease);
         events.started(keys.name());
         if (!renewed) {
-            long delay = lease.deadline() - ticker.nanos();
-            scheduler.schedule(
-                    () -> lease.expire("its fixed lease time of " + leaseMillis + " ms ran out"),
-                    Math.max(0, delay),
-                    TimeUnit.NANOSECONDS);
+            expireAtDeadline(lease, "its fixed lease time of " + leaseMillis + " ms ran out");
         }
         if (lifecycle.isClosed()) {
             lease.releaseQuietly(); // closed while the acquire was in flight
         }
         return lease;
+    }
+
+    /**
+     * Ends a fixed lease at its deadline, unless it has moved later meanwhile ({@link
+     * RedisLease#expireIn}, which schedules a check of its own for the later deadline).
+     */
+    void expireAtDeadline(RedisLease lease, String reason) {
+        long delay = lease.deadline() - ticker.nanos();
+        scheduler.schedule(() -> lease.expireIfDue(reason), Math.max(0, delay), TimeUnit.NANOSECONDS);
+    }
+
+    /** Sets the remaining time of a held key, owner-checked; true when Redis still had it for the owner. */
+    CompletableFuture<Boolean> expireIn(RedisLease lease, long millis) {
+        String[] args = {Long.toString(millis), lease.owner()};
+        return scripts.eval(Scripts.RENEW, new String[] {lease.keys().lock()}, args)
+                .thenApply(reply -> ((Long) ((List<?>) reply).get(0)) == 1L);
     }
 
     /** A relayed lease (Gate): watchdog-renewed, so it needs no expiry timer of its own. */

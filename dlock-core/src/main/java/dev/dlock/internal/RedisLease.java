@@ -153,6 +153,43 @@ final class RedisLease implements Lease {
         }
     }
 
+    /** The fixed lease's expiry timer: it ends the lease if its deadline has come (it may have moved). */
+    void expireIfDue(String reason) {
+        if (deadline - ticker.nanos() <= 0) {
+            expire(reason);
+        }
+    }
+
+    @Override
+    public synchronized boolean expireIn(Duration remaining) {
+        long millis = Args.positive("remaining", remaining).toMillis();
+        if (millis == 0) {
+            throw new IllegalArgumentException("remaining must be at least 1 ms, was " + remaining);
+        }
+        if (renewed) {
+            throw new IllegalStateException("lease " + this + " is renewed by the watchdog; expireIn is for leases"
+                    + " taken with an explicit lease time");
+        }
+        if (state != State.HELD) {
+            return false;
+        }
+        long sentAt = ticker.nanos();
+        long next = deadlineFrom(sentAt, millis);
+        if (next < deadline) {
+            deadline = next; // a shortening counts while the command is on its way
+        }
+        if (!leases.scripts().await(leases.expireIn(this, millis), keys.lock())) {
+            markLost("setting its remaining time found the key gone or owned by another owner");
+            return false;
+        }
+        if (state != State.HELD) {
+            return false;
+        }
+        deadline = next;
+        leases.expireAtDeadline(this, "the remaining time of " + millis + " ms set by expireIn ran out");
+        return true;
+    }
+
     /**
      * For a thread that takes the lock again while it holds it: returns when the hold is valid for at
      * least half its lease time (renewing it now, with a round trip, if the watchdog has fallen
