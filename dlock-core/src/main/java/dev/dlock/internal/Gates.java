@@ -46,7 +46,14 @@ final class Gates {
                     (lease, error) -> events.acquire(keys.name(), outcome(lease, error), ticker.nanos() - now));
         }
         while (true) {
-            Gate gate = byName.computeIfAbsent(keys.name(), n -> new Gate(this, keys));
+            Gate gate = byName.get(keys.name()); // lock-free and allocation-free when the name is in use
+            if (gate == null) {
+                Gate fresh = new Gate(this, keys);
+                gate = byName.putIfAbsent(keys.name(), fresh);
+                if (gate == null) {
+                    gate = fresh;
+                }
+            }
             if (gate.admit(turn)) {
                 return turn;
             }
