@@ -253,7 +253,7 @@ final class Acquisition {
     }
 
     private void take(long token, long sentAt) {
-        if (checkValidity && !RedisLease.hasMargin(sentAt, leaseMillis, shared.ticker.nanos())) {
+        if (checkValidity && !Validity.hasMargin(sentAt, leaseMillis, shared.ticker.nanos())) {
             revalidate();
             return;
         }

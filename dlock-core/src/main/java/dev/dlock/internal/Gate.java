@@ -212,7 +212,7 @@ final class Gate {
                     // comes after the release on the same thread.)
                     endHoldLocked();
                     promoteAfter = true;
-                } else if (block.usable(now) && lease.deadline() - now > RedisLease.marginNanos(lease.leaseMillis())) {
+                } else if (block.usable(now) && lease.deadline() - now > Validity.marginNanos(lease.leaseMillis())) {
                     line.dropHead();
                     relayTo = head;
                     relayed = gates.leases.relay(lease, block.take());
@@ -278,7 +278,7 @@ final class Gate {
             head = line.head();
             // Like every acquire, a relay hands over at least half a lease (a slow pass reply would not).
             boolean valid =
-                    RedisLease.hasMargin(sentAt, from.leaseMillis(), gates.ticker.nanos()) || gates.expiredHandoff;
+                    Validity.hasMargin(sentAt, from.leaseMillis(), gates.ticker.nanos()) || gates.expiredHandoff;
             if (head != null && relayable(from, head) && valid) {
                 line.dropHead();
                 block.reserve(token, sentAt);

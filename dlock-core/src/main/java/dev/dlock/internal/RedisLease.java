@@ -72,7 +72,7 @@ final class RedisLease implements Lease {
         this.leaseMillis = leaseMillis;
         this.renewed = renewed;
         this.ticker = leases.ticker();
-        this.deadline = deadlineFrom(sentAt, leaseMillis);
+        this.deadline = Validity.deadlineFrom(sentAt, leaseMillis);
         this.gate = gate;
     }
 
@@ -102,25 +102,6 @@ final class RedisLease implements Lease {
         return n == null ? this : n;
     }
 
-    /** The drift allowance of Redlock: 1% of the lease plus 2 ms for clock granularity. */
-    static long deadlineFrom(long sentAt, long leaseMillis) {
-        long leaseNanos = leaseMillis * 1_000_000L;
-        return sentAt + leaseNanos - leaseNanos / 100 - 2_000_000L;
-    }
-
-    /** The least validity any acquire returns a hold with: half its lease (docs/waiting.md). */
-    static long marginNanos(long leaseMillis) {
-        return leaseMillis * 500_000L;
-    }
-
-    /**
-     * Whether a hold whose expiry was last set by a command sent at {@code sentAt} still has the
-     * margin at {@code now}.
-     */
-    static boolean hasMargin(long sentAt, long leaseMillis, long now) {
-        return deadlineFrom(sentAt, leaseMillis) - now >= marginNanos(leaseMillis);
-    }
-
     LockKeys keys() {
         return keys;
     }
@@ -147,7 +128,7 @@ final class RedisLease implements Lease {
 
     /** A renewal sent at {@code sentAt} succeeded. */
     void renewed(long sentAt) {
-        long next = deadlineFrom(sentAt, leaseMillis);
+        long next = Validity.deadlineFrom(sentAt, leaseMillis);
         if (next > deadline) {
             deadline = next;
         }
@@ -174,7 +155,7 @@ final class RedisLease implements Lease {
             return false;
         }
         long sentAt = ticker.nanos();
-        long next = deadlineFrom(sentAt, millis);
+        long next = Validity.deadlineFrom(sentAt, millis);
         if (next < deadline) {
             deadline = next; // a shortening counts while the command is on its way
         }
@@ -198,7 +179,7 @@ final class RedisLease implements Lease {
      * @throws LockLostException if the hold is lost or cannot be shown valid for that long
      */
     void confirmForReentry() {
-        long margin = marginNanos(leaseMillis);
+        long margin = Validity.marginNanos(leaseMillis);
         if (state == State.HELD && deadline - ticker.nanos() >= margin) {
             return;
         }

@@ -9,7 +9,7 @@ final class LeaseDeadlineTest {
     @Test
     void deadline_countsFromSend_minusDriftAllowance() {
         long sentAt = 1_000_000_000L;
-        long deadline = RedisLease.deadlineFrom(sentAt, 30_000);
+        long deadline = Validity.deadlineFrom(sentAt, 30_000);
         // 30 s lease: 1% (300 ms) + 2 ms drift allowance
         assertThat(deadline - sentAt).isEqualTo(TimeUnit.MILLISECONDS.toNanos(30_000 - 300 - 2));
     }
@@ -17,7 +17,7 @@ final class LeaseDeadlineTest {
     @Test
     void deadline_isAlwaysBeforeRedisExpiry() {
         for (long lease = 1; lease < 100_000; lease = lease * 3 + 1) {
-            assertThat(RedisLease.deadlineFrom(0, lease)).isLessThan(TimeUnit.MILLISECONDS.toNanos(lease));
+            assertThat(Validity.deadlineFrom(0, lease)).isLessThan(TimeUnit.MILLISECONDS.toNanos(lease));
         }
     }
 }
