@@ -10,13 +10,17 @@ import dev.dlock.testkit.RedisExtension;
 import dev.dlock.testkit.Timing;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 import net.javacrumbs.shedlock.core.ClockProvider;
+import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import net.javacrumbs.shedlock.support.KeepAliveForTests;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -145,22 +149,16 @@ final class DlockLockProviderIT {
     }
 
     @Test
-    void lockAtLeastFor_betweenZeroAndLockAtMostFor_isRefused_untilDlockCanShortenALease() {
-        assertThatThrownBy(() -> a.lock(config("job", Duration.ofSeconds(10), Duration.ofSeconds(2))))
-                .isInstanceOf(UnsupportedOperationException.class)
-                .hasMessageContaining("job")
-                .hasMessageContaining("lockAtLeastFor");
-        assertThat(isLocked("job")).isFalse();
+    void isAnExtensibleLockProvider() {
+        assertThat(a).isInstanceOf(ExtensibleLockProvider.class);
     }
 
     @Test
-    void extend_isRefused_untilDlockCanSetALeasesRemainingTime() {
-        SimpleLock lock = a.lock(config("job")).orElseThrow();
-        assertThatThrownBy(() -> lock.extend(Duration.ofMinutes(5), Duration.ZERO))
-                .isInstanceOf(UnsupportedOperationException.class);
-        assertThat(a).isNotInstanceOf(net.javacrumbs.shedlock.core.ExtensibleLockProvider.class);
-        assertThat(isLocked("job")).isTrue();
-        lock.unlock(); // a refused extend leaves the lock as it was
+    void unlock_afterLockAtLeastFor_freesTheLock() throws Exception {
+        SimpleLock lock = a.lock(config("job", Duration.ofSeconds(10), Duration.ofMillis(200)))
+                .orElseThrow();
+        sleep(300);
+        lock.unlock();
         assertThat(isLocked("job")).isFalse();
     }
 
@@ -192,13 +190,11 @@ final class DlockLockProviderIT {
     }
 
     /**
-     * ShedLock's lockAtLeastFor and extend semantics, which need dlock to set a held lease's remaining
-     * time (shorter or longer) from its holder: run them once the core offers it.
+     * ShedLock's lockAtLeastFor and extend semantics, on {@link dev.dlock.Lease#expireIn}, which sets a
+     * held fixed lease's remaining time (shorter or longer) from its holder.
      */
     @Nested
-    @Disabled(
-            "needs a dlock-core operation that sets a held fixed lease's remaining time (see dlock-shedlock/README.md)")
-    final class AwaitingLeaseRemainingTime {
+    final class LockAtLeastForAndExtend {
         @Test
         void unlock_keepsTheLockUntilLockAtLeastFor_thenFreesIt() throws Exception {
             SimpleLock lock = a.lock(config("job", Duration.ofSeconds(4), Duration.ofSeconds(2)))
@@ -239,6 +235,85 @@ final class DlockLockProviderIT {
             sleep(300);
             assertThat(lock.extend(Duration.ofSeconds(10), Duration.ZERO)).isEmpty();
             assertThat(isLocked("job")).isFalse();
+        }
+
+        @Test
+        void extend_canShortenTheLock_whichThenEndsWithoutUnlock() throws Exception {
+            SimpleLock lock =
+                    a.lock(config("job", Duration.ofSeconds(10), Duration.ZERO)).orElseThrow();
+            SimpleLock extended =
+                    lock.extend(Duration.ofMillis(300), Duration.ZERO).orElseThrow();
+            assertThat(isLocked("job")).isTrue();
+            sleep(600);
+            b.lock(config("job")).orElseThrow().unlock();
+            extended.unlock(); // ran past the shortened lockAtMostFor: logged, not thrown
+        }
+
+        @Test
+        void extend_again_andAgain_eachLockInvalidatesTheOneBefore() throws Exception {
+            SimpleLock lock =
+                    a.lock(config("job", Duration.ofMillis(500), Duration.ZERO)).orElseThrow();
+            for (int i = 0; i < 4; i++) {
+                sleep(250);
+                SimpleLock next =
+                        lock.extend(Duration.ofMillis(500), Duration.ZERO).orElseThrow();
+                assertThatThrownBy(lock::unlock).isInstanceOf(IllegalStateException.class);
+                lock = next;
+            }
+            assertThat(b.lock(config("job")))
+                    .as("held past the first lockAtMostFor")
+                    .isEmpty();
+            lock.unlock();
+            assertThat(isLocked("job")).isFalse();
+        }
+
+        @Test
+        void extend_afterUnlock_throwsIllegalState() {
+            SimpleLock lock = a.lock(config("job")).orElseThrow();
+            lock.unlock();
+            assertThatThrownBy(() -> lock.extend(Duration.ofMinutes(5), Duration.ZERO))
+                    .isInstanceOf(IllegalStateException.class);
+            assertThat(isLocked("job")).isFalse();
+        }
+
+        @Test
+        void extend_ofALockTakenElsewhereMeanwhile_isEmpty_andLeavesTheOtherHolderAlone() throws Exception {
+            SimpleLock lock =
+                    a.lock(config("job", Duration.ofMillis(200), Duration.ZERO)).orElseThrow();
+            sleep(400);
+            SimpleLock other = b.lock(config("job")).orElseThrow();
+            assertThat(lock.extend(Duration.ofSeconds(10), Duration.ZERO)).isEmpty();
+            assertThat(a.lock(config("job"))).isEmpty();
+            other.unlock();
+            assertThat(isLocked("job")).isFalse();
+        }
+
+        /**
+         * ShedLock's KeepAliveLockProvider extends the lock every lockAtMostFor / 2 while the job
+         * runs: the lock outlives lockAtMostFor, and the unlock frees it. (Its public constructor asks
+         * for a lockAtMostFor of 30 s at least; the test takes 1 s through the package-private one.)
+         */
+        @Test
+        void keepAliveLockProvider_keepsAJobsLock_pastLockAtMostFor_untilTheUnlock() throws Exception {
+            ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
+            try {
+                LockProvider keepAlive = KeepAliveForTests.keepAlive(a, executor, Duration.ofMillis(100));
+                Duration atMost = Timing.scaled(Duration.ofSeconds(1));
+                SimpleLock lock =
+                        keepAlive.lock(config("job", atMost, Duration.ZERO)).orElseThrow();
+                long end = System.nanoTime() + 3 * atMost.toNanos();
+                while (System.nanoTime() < end) { // the job, running three times lockAtMostFor
+                    assertThat(b.lock(config("job")))
+                            .as("held while the job runs")
+                            .isEmpty();
+                    Thread.sleep(50);
+                }
+                lock.unlock();
+                assertThat(isLocked("job")).isFalse();
+                b.lock(config("job")).orElseThrow().unlock();
+            } finally {
+                executor.shutdownNow();
+            }
         }
     }
 }

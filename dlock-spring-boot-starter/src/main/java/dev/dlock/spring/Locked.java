@@ -76,7 +76,10 @@ public @interface Locked {
      * lockAtLeastFor}): a method that returns sooner leaves the lock held until then, so that another
      * instance whose clock or schedule is a little off does not run the same job again. Empty or
      * {@code 0s} (the default): released as soon as the method returns. With {@link #leaseTime()} it
-     * must not exceed the lease time.
+     * must not exceed the lease time, and Redis keeps the hold: at the method's return the lease's
+     * remaining time is set to the rest of {@code holdAtLeast}, so the hold lasts also if the process
+     * dies. Without it, the renewed lease is released by a timer of this application when {@code
+     * holdAtLeast} has passed.
      *
      * @return a duration, not negative, or empty
      */

@@ -2,6 +2,7 @@ package dev.dlock.spring;
 
 import dev.dlock.Lease;
 import dev.dlock.LockLostException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -16,9 +17,11 @@ import org.springframework.context.SmartLifecycle;
 /**
  * The leases taken through {@link Locked} that this application holds now, for the {@code dlock}
  * endpoint, and their release: at once when the method returns, or when {@code holdAtLeast} has
- * passed since the lock was taken (on one daemon timer thread, made on first need). When the
- * application stops, holds kept for {@code holdAtLeast} are released at once (closing the client
- * would release them anyway). Thread-safe.
+ * passed since the lock was taken. A fixed lease ({@code leaseTime} given) is kept that long in Redis
+ * itself: its remaining time is set to what is left of {@code holdAtLeast} ({@link Lease#expireIn}),
+ * so the key expires then even if this process dies; a renewed lease is released then by one daemon
+ * timer thread, made on first need. When the application stops, holds kept for {@code holdAtLeast}
+ * are released at once (closing the client would release them anyway). Thread-safe.
  */
 final class LockedHolds implements SmartLifecycle {
     private static final Log log = LogFactory.getLog(LockedHolds.class);
@@ -47,9 +50,39 @@ final class LockedHolds implements SmartLifecycle {
             return;
         }
         long remaining = method.holdAtLeast().toNanos() - (System.nanoTime() - hold.acquiredNanos);
-        if (remaining <= 0 || !releaseLater(hold, remaining)) {
+        if (remaining <= 0 || isStopped()) {
             release(hold, false);
+        } else if (method.leaseTime() == null || !expireLater(hold, remaining)) {
+            if (!releaseLater(hold, remaining)) {
+                release(hold, false);
+            }
         }
+    }
+
+    /**
+     * Leaves a fixed lease to end in Redis when {@code holdAtLeast} has passed: sets its remaining time
+     * to {@code nanos} (rounded up to whole milliseconds). The hold leaves the endpoint's list when the
+     * lease ends. Returns false, for the timer to release it instead, only if Redis could not be told.
+     */
+    private boolean expireLater(Hold hold, long nanos) {
+        hold.holdUntil = Instant.now().plusNanos(nanos);
+        try {
+            if (!hold.lease.expireIn(Duration.ofMillis((nanos + 999_999) / 1_000_000))) {
+                log.warn("lock '" + hold.name + "' of " + hold.method + " was lost before its holdAtLeast began");
+                holds.remove(hold);
+                return true;
+            }
+        } catch (RuntimeException e) {
+            log.warn("could not shorten lock '" + hold.name + "' of " + hold.method + " to its holdAtLeast; it is"
+                    + " released by this application's timer instead: " + e);
+            return false;
+        }
+        hold.lease.onLost(lost -> holds.remove(hold)); // its time ran out: the end holdAtLeast asked for
+        return true;
+    }
+
+    private synchronized boolean isStopped() {
+        return stopped;
     }
 
     /** The holds now, oldest first. */
@@ -97,7 +130,10 @@ final class LockedHolds implements SmartLifecycle {
         stopped = false;
     }
 
-    /** Releases at once the holds kept for {@code holdAtLeast}, and stops the timer. */
+    /**
+     * Releases at once the holds kept for {@code holdAtLeast}, on the timer or in Redis, and stops the
+     * timer.
+     */
     @Override
     public void stop() {
         ScheduledThreadPoolExecutor ending;
@@ -106,12 +142,11 @@ final class LockedHolds implements SmartLifecycle {
             ending = timer;
             timer = null;
         }
-        if (ending == null) {
-            return;
+        if (ending != null) {
+            ending.shutdownNow();
         }
-        ending.shutdownNow();
         for (Hold hold : holds) {
-            if (hold.holdUntil != null) {
+            if (hold.holdUntil != null && hold.lease.isValid()) {
                 log.info("lock '" + hold.name + "' of " + hold.method + " released before its holdAtLeast ("
                         + hold.holdUntil + "): the application is stopping");
                 release(hold, false);

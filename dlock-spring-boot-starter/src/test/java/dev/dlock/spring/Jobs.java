@@ -45,6 +45,13 @@ public class Jobs {
         return LockedContext.currentFencingToken();
     }
 
+    /** holdAtLeast on a fixed lease: kept in Redis by the lease's own expiry, not by a timer here. */
+    @Locked(name = "'hold-fixed:' + #name", onBusy = Locked.OnBusy.SKIP, leaseTime = "20s", holdAtLeast = "1500ms")
+    public Long holdingAtLeastOnAFixedLease(String name) {
+        runs.incrementAndGet();
+        return LockedContext.currentFencingToken();
+    }
+
     @Locked(name = "'fixed:' + #name", leaseTime = "PT2S")
     public Duration fixedLease(String name) {
         return LockedContext.currentLease().orElseThrow().remaining();

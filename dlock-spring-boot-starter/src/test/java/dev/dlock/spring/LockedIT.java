@@ -9,6 +9,7 @@ import dev.dlock.LockClient;
 import dev.dlock.testkit.RedisExtension;
 import dev.dlock.testkit.Timing;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
@@ -144,6 +145,40 @@ final class LockedIT {
                 .filteredOn(held -> !held.name().equals("ticker"))
                 .isEmpty();
         assertThat(otherJobs.holdingAtLeast("h")).isGreaterThan(token);
+    }
+
+    @Test
+    void holdAtLeast_onAFixedLease_setsTheKeysTimeToLiveToTheRestOfIt_soTheHoldSurvivesACrash() throws Exception {
+        long start = System.nanoTime();
+        Long token = jobs.holdingAtLeastOnAFixedLease("h");
+        assertThat(token).isNotNull();
+        // Redis itself ends the hold: the key's time to live is what is left of holdAtLeast, not of the 20 s lease.
+        List<?> keys = (List<?>) redis.server().command("KEYS", "*{hold-fixed:h}");
+        assertThat(keys).hasSize(1);
+        long ttl = (Long) redis.server().command("PTTL", (String) keys.get(0));
+        assertThat(ttl).isPositive().isLessThanOrEqualTo(1500);
+        assertThat(otherJobs.holdingAtLeastOnAFixedLease("h"))
+                .as("another instance within holdAtLeast")
+                .isNull();
+        assertThat(app.getBean(DlockEndpoint.class).locks().held())
+                .filteredOn(held -> held.name().equals("hold-fixed:h"))
+                .singleElement()
+                .satisfies(held -> assertThat(held.holdUntil()).isNotNull());
+
+        while (client.lock("hold-fixed:h").isLocked()) {
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Timing.scaled(Duration.ofSeconds(5)));
+            Thread.sleep(20);
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(1450));
+        assertThat(otherJobs.holdingAtLeastOnAFixedLease("h")).isGreaterThan(token);
+        long deadline = System.nanoTime() + Timing.scaled(Duration.ofSeconds(2)).toNanos();
+        while (!app.getBean(DlockEndpoint.class).locks().held().stream()
+                .noneMatch(held -> held.name().equals("hold-fixed:h"))) {
+            assertThat(System.nanoTime())
+                    .as("the ended hold leaves the endpoint")
+                    .isLessThan(deadline);
+            Thread.sleep(20);
+        }
     }
 
     @Test
