@@ -7,9 +7,9 @@ import java.time.Duration;
  * module turns them into meters); registered with {@link LockClient.Builder#listener(LockListener)}.
  * Every method has an empty default, so a listener implements only what it needs.
  *
- * <p>Every hold reports {@link #holdStarted} once and then at most one of {@link #holdReleased} and
- * {@link #holdLost} (a hold still open when its client closes reports released), so started minus
- * ended is the number of holds open now. A re-entry through {@code lock()} is no new hold and
+ * <p>Every hold reports {@link #holdStarted} once and then at most one of {@link #holdReleased},
+ * {@link #holdExpired} and {@link #holdLost} (a hold still open when its client closes reports
+ * released), so started minus ended is the number of holds open now. A re-entry through {@code lock()} is no new hold and
  * reports nothing.
  *
  * <p>The methods are called on the client's own threads (the threads that read Redis' replies, its
@@ -55,8 +55,18 @@ public interface LockListener {
     default void holdReleased(String lockName) {}
 
     /**
-     * A hold was lost: its renewal found the key gone or taken, it could not be renewed before its
-     * deadline, or its fixed lease time ran out.
+     * A hold taken with a fixed lease time reached the end of that time (or of the time {@link
+     * Lease#expireIn} set) without a release: the end its holder chose, as a ShedLock "lock at least
+     * for" window ends. Its {@link Lease} reports it as lost to its own listeners all the same.
+     *
+     * @param lockName the lock name
+     * @param end the lease's loss, with its reason
+     */
+    default void holdExpired(String lockName, LockLostException end) {}
+
+    /**
+     * A hold was lost against its holder's plan: its renewal found the key gone or taken, it could
+     * not be renewed before its deadline, or Redis no longer had a fixed lease's key.
      *
      * @param lockName the lock name
      * @param loss the loss, with its reason

@@ -53,6 +53,12 @@ final class Events {
         }
     }
 
+    void expired(String name, LockLostException end) {
+        if (enabled()) {
+            each("holdExpired", l -> l.holdExpired(name, end));
+        }
+    }
+
     void renewal(int holds, boolean succeeded) {
         if (enabled()) {
             each("renewal", l -> l.renewal(holds, succeeded));

@@ -86,10 +86,17 @@ final class Leases {
         events.released(lease.keys().name());
     }
 
-    /** The lease was lost: the watchdog no longer renews it. */
-    void lost(RedisLease lease, LockLostException loss) {
+    /**
+     * The lease was lost, or (planned) its fixed lease time ran out: the watchdog no longer renews
+     * it.
+     */
+    void lost(RedisLease lease, LockLostException loss, boolean planned) {
         watchdog.remove(lease);
-        events.lost(lease.keys().name(), loss);
+        if (planned) {
+            events.expired(lease.keys().name(), loss);
+        } else {
+            events.lost(lease.keys().name(), loss);
+        }
     }
 
     /** The leases not yet released or lost. */

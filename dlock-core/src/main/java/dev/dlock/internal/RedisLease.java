@@ -215,7 +215,7 @@ final class RedisLease implements Lease {
     /** Marks the lease lost (once) and runs the listeners; a released lease stays released. */
     void markLost(String reason) {
         if (STATE.compareAndSet(this, State.HELD, State.LOST)) {
-            lost(reason);
+            lost(reason, false);
         }
     }
 
@@ -228,18 +228,18 @@ final class RedisLease implements Lease {
     void expire(String reason) {
         if (STATE.compareAndSet(this, State.HELD, State.LOST)) {
             leases.release(keys, owner);
-            lost(reason);
+            lost(reason, !renewed); // a fixed lease ends at its deadline by its holder's choice
         }
     }
 
-    private void lost(String reason) {
+    /** {@code planned}: a fixed lease ran out, the end its holder chose; any other loss is a fault to look into. */
+    private void lost(String reason, boolean planned) {
         LockLostException loss = new LockLostException(keys.name(), token, reason);
         this.loss = loss;
-        leases.lost(this, loss);
+        leases.lost(this, loss, planned);
         gate.lost(this);
-        // A fixed lease running out is the end its holder chose; any other loss is a fault to look into.
         Log.LOG.log(
-                renewed ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
+                planned ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
                 "dlock lost lock ''{0}'' (fencing token {1}): {2}",
                 keys.name(),
                 Long.toString(token),

@@ -8,6 +8,7 @@ import dev.dlock.LockLostException;
 import dev.dlock.spi.RedisReplyException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -44,6 +45,11 @@ final class LockEventsTest {
         @Override
         public void holdLost(String lockName, LockLostException loss) {
             heard.add("lost " + lockName);
+        }
+
+        @Override
+        public void holdExpired(String lockName, LockLostException end) {
+            heard.add("expired " + lockName);
         }
 
         @Override
@@ -117,6 +123,17 @@ final class LockEventsTest {
                         "renewal 1 false",
                         "renewal 1 true",
                         "lost w");
+    }
+
+    @Test
+    void aFixedLeaseRunningOut_isAnExpiry_notALoss() throws Exception {
+        CompletableFuture<Optional<Lease>> acquire = CompletableFuture.supplyAsync(
+                () -> client.lock("x").tryAcquire(Duration.ZERO, Duration.ofMillis(1000)));
+        redis.next().reply().complete(4L);
+        Lease lease = acquire.get(5, TimeUnit.SECONDS).orElseThrow();
+        time.advance(988); // 1000 - 1% - 2 ms
+        assertThat(lease.isValid()).isFalse();
+        assertThat(heard).containsExactly("started x", "acquire x ACQUIRED 0", "expired x");
     }
 
     @Test

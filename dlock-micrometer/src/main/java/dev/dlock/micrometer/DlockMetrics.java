@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       call to its outcome</td></tr>
  *   <tr><td>{@value #LEASES_ACTIVE}</td><td>gauge</td><td></td><td>holds started and not yet ended</td></tr>
  *   <tr><td>{@value #LEASES_ENDED}</td><td>counter</td><td>{@code outcome}: {@code released},
- *       {@code lost}</td><td>holds ended</td></tr>
+ *       {@code expired}, {@code lost}</td><td>holds ended</td></tr>
  *   <tr><td>{@value #RENEWALS}</td><td>counter</td><td>{@code outcome}: {@code ok}, {@code failed}</td>
  *       <td>holds in the watchdog's renewal calls, by whether Redis answered</td></tr>
  * </table>
@@ -49,7 +49,7 @@ public final class DlockMetrics implements LockListener {
     public static final String ACQUIRE = "dlock.acquire";
     /** Name of the gauge of holds open now. */
     public static final String LEASES_ACTIVE = "dlock.leases.active";
-    /** Name of the counter of holds ended, released or lost. */
+    /** Name of the counter of holds ended: released, expired or lost. */
     public static final String LEASES_ENDED = "dlock.leases.ended";
     /** Name of the counter of holds renewed by the watchdog. */
     public static final String RENEWALS = "dlock.renewals";
@@ -128,6 +128,11 @@ public final class DlockMetrics implements LockListener {
     @Override
     public void holdLost(String lockName, LockLostException loss) {
         meters(lockName).lost();
+    }
+
+    @Override
+    public void holdExpired(String lockName, LockLostException end) {
+        meters(lockName).expired();
     }
 
     @Override

@@ -23,6 +23,7 @@ final class LockMeters {
     private final AtomicLong active;
     private final Counter released;
     private final Counter lost;
+    private final Counter expired;
 
     LockMeters(MeterRegistry registry, Tags tags) {
         for (Outcome outcome : Outcome.values()) {
@@ -38,12 +39,13 @@ final class LockMeters {
         active = ActiveLeases.gauge(registry, tags);
         released = ended(registry, tags, "released");
         lost = ended(registry, tags, "lost");
+        expired = ended(registry, tags, "expired");
     }
 
     private static Counter ended(MeterRegistry registry, Tags tags, String outcome) {
         return Counter.builder(DlockMetrics.LEASES_ENDED)
-                .description("Holds ended: released (also by the client's close) or lost (the key gone or"
-                        + " taken, not renewed in time, or a fixed lease time run out)")
+                .description("Holds ended: released (also by the client's close), expired (a fixed lease"
+                        + " time run out, as its holder chose) or lost (the key gone or taken, not renewed in time)")
                 .baseUnit(LEASES)
                 .tags(tags)
                 .tag(DlockMetrics.OUTCOME_TAG, outcome)
@@ -66,6 +68,11 @@ final class LockMeters {
 
     void lost() {
         lost.increment();
+        active.decrementAndGet();
+    }
+
+    void expired() {
+        expired.increment();
         active.decrementAndGet();
     }
 }

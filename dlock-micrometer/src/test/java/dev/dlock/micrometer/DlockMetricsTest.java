@@ -50,6 +50,7 @@ final class DlockMetricsTest {
                         "dlock.acquire[tag(outcome=cancelled)]",
                         "dlock.acquire[tag(outcome=failed)]",
                         "dlock.leases.active[]",
+                        "dlock.leases.ended[tag(outcome=expired)]",
                         "dlock.leases.ended[tag(outcome=lost)]",
                         "dlock.leases.ended[tag(outcome=released)]",
                         "dlock.renewals[tag(outcome=failed)]",
@@ -103,6 +104,13 @@ final class DlockMetricsTest {
         assertThat(count("dlock.leases.ended", "outcome", "released")).isEqualTo(1);
         assertThat(count("dlock.leases.ended", "outcome", "lost")).isEqualTo(1);
 
+        metrics.holdStarted("c");
+        metrics.holdExpired("c", loss("c"));
+        assertThat(count("dlock.leases.ended", "outcome", "expired")).isEqualTo(1);
+        assertThat(count("dlock.leases.ended", "outcome", "lost"))
+                .as("an expiry is no loss")
+                .isEqualTo(1);
+
         metrics.holdReleased("a");
         assertThat(count("dlock.leases.active")).isZero();
         assertThat(count("dlock.leases.ended", "outcome", "released")).isEqualTo(2);
@@ -131,7 +139,7 @@ final class DlockMetricsTest {
         metrics.renewal(1, true);
 
         assertThat(registry.getMeters())
-                .hasSize(9)
+                .hasSize(10)
                 .allSatisfy(m ->
                         assertThat(m.getId().getTags()).contains(Tag.of("client", "orders"), Tag.of("region", "eu")));
         assertThat(count("dlock.leases.active", "client", "orders")).isEqualTo(1);

@@ -48,5 +48,10 @@ final class ClientHolds {
         public void holdLost(String lockName, LockLostException loss) {
             ended(lockName);
         }
+
+        @Override
+        public void holdExpired(String lockName, LockLostException end) {
+            ended(lockName);
+        }
     }
 }
