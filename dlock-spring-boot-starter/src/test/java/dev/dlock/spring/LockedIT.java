@@ -209,6 +209,10 @@ final class LockedIT {
         assertThat(output.getOut())
                 .contains("Jobs.outlivingItsLease: lock 'outlive:o' (fencing token")
                 .contains("was lost while the method ran");
+        // The core logs through System.Logger ("dev.dlock"); with no setup it reaches Spring's log (stdout,
+        // Logback's format) through Boot's JUL bridge, not JUL's own two-line format on stderr.
+        assertThat(output.getOut()).containsPattern("INFO .*dev\\.dlock.*dlock lost lock 'outlive:o'");
+        assertThat(output.getErr()).doesNotContain("dlock lost lock 'outlive:o'");
         assertThat(client.lock("outlive:o").isLocked()).isFalse();
         assertThat(app.getBean(DlockEndpoint.class).locks().held())
                 .filteredOn(held -> held.name().equals("outlive:o"))
