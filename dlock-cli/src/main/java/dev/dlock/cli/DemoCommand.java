@@ -44,7 +44,8 @@ import picocli.CommandLine.Option;
             "Starts a throwaway redis-server from PATH when nothing answers at the Redis URI."
         },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the verdict passed", "64:bad flag", "69:no Redis and none could be started", "70:failed"})
+        exitCodeList = {"0:the verdict passed", "64:bad flag", "69:no Redis and none could be started", "70:failed"},
+        footer = {"%nDurations: " + Durations.GRAMMAR + "."})
 final class DemoCommand implements Callable<Integer> {
     private static final String NAME = "counter";
 
