@@ -284,7 +284,7 @@ final class DemoCommand implements Callable<Integer> {
 
     private Process startWorker(int id) throws IOException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = List.of(
+        List<String> command = new ArrayList<>(List.of(
                 java.toString(),
                 "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1",
@@ -301,7 +301,10 @@ final class DemoCommand implements Callable<Integer> {
                 "--id",
                 Integer.toString(id),
                 "--ttl",
-                ttl.toMillis() + "ms");
+                ttl.toMillis() + "ms"));
+        if (redis.verbose) {
+            command.add("--verbose"); // the workers' stderr is the demo's
+        }
         Process process = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();

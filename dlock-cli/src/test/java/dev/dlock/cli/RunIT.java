@@ -188,6 +188,8 @@ final class RunIT {
             assertThat(run.waitFor(Duration.ofSeconds(30))).as(run.toString()).isEqualTo(70);
             assertThat(Cli.read(terminated).trim()).isEqualTo("term");
             assertThat(run.stderr()).contains("lock 'deleted'", "was lost", "SIGTERM");
+            // dlock's own warnings show without --verbose, one line each (CliLogging)
+            assertThat(run.stderr()).containsPattern("(?m)^dlock: warning: dlock lost lock 'deleted' \\(fencing token");
         }
     }
 
