@@ -12,26 +12,13 @@ import org.junit.jupiter.api.Test;
 final class StderrIT {
     @Test
     void refusedPort_stderrIsDlocksOneMessage() {
-        int port = Cli.freePort();
-        Cli status = Cli.run("status", "--redis", "redis://127.0.0.1:" + port, "x");
-        assertThat(status.exitCode()).as(status.toString()).isEqualTo(69);
-        assertThat(status.stderr().lines())
-                .as(status.toString())
-                .singleElement()
-                .asString()
-                .startsWith("dlock: cannot reach Redis at redis://127.0.0.1:" + port + ": ");
+        assertStderrIsOnlyDlocksMessage("redis://127.0.0.1:" + Cli.freePort());
     }
 
     @Test
     void refusedSentinel_stderrIsDlocksOneMessage_verboseAddsLettucesLog() {
         String uri = "redis-sentinel://127.0.0.1:" + Cli.freePort() + "?sentinelMasterId=mymaster";
-        Cli status = Cli.run("status", "--redis", uri, "x");
-        assertThat(status.exitCode()).as(status.toString()).isEqualTo(69);
-        assertThat(status.stderr().lines())
-                .as(status.toString())
-                .singleElement()
-                .asString()
-                .startsWith("dlock: cannot reach Redis at " + uri + ": ");
+        assertStderrIsOnlyDlocksMessage(uri);
 
         Cli verbose = Cli.run("status", "--verbose", "--redis", uri, "x");
         assertThat(verbose.exitCode()).as(verbose.toString()).isEqualTo(69);
@@ -39,5 +26,16 @@ final class StderrIT {
                 .as(verbose.toString())
                 .containsPattern("(?m)^dlock: \\d\\d:\\d\\d:\\d\\d\\.\\d{3} warning io\\.lettuce\\.core\\.\\S+: ")
                 .contains("dlock: cannot reach Redis at " + uri + ": ");
+    }
+
+    /** {@code dlock status} against a refused URI: exit 69 and one line on stderr, dlock's. */
+    private static void assertStderrIsOnlyDlocksMessage(String uri) {
+        Cli status = Cli.run("status", "--redis", uri, "x");
+        assertThat(status.exitCode()).as(status.toString()).isEqualTo(69);
+        assertThat(status.stderr().lines())
+                .as(status.toString())
+                .singleElement()
+                .asString()
+                .startsWith("dlock: cannot reach Redis at " + uri + ": ");
     }
 }
