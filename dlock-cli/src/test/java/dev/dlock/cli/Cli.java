@@ -62,6 +62,8 @@ final class Cli implements AutoCloseable {
         try {
             Path out = Files.createTempFile("dlock-cli-out", ".txt");
             Path err = Files.createTempFile("dlock-cli-err", ".txt");
+            out.toFile().deleteOnExit(); // read until the test JVM ends, by then no longer
+            err.toFile().deleteOnExit();
             builder.redirectOutput(out.toFile())
                     .redirectError(err.toFile())
                     .redirectInput(ProcessBuilder.Redirect.PIPE);
