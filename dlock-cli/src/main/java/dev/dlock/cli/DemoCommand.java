@@ -44,7 +44,8 @@ import picocli.CommandLine.Option;
             "Starts a throwaway redis-server from PATH when nothing answers at the Redis URI."
         },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the verdict passed", "64:bad flag", "69:no Redis and none could be started", "70:failed"})
+        exitCodeList = {"0:the verdict passed", "64:bad flag", "69:no Redis and none could be started", "70:failed"},
+        footer = {"%nDurations: " + Durations.GRAMMAR + "."})
 final class DemoCommand implements Callable<Integer> {
     private static final String NAME = "counter";
 
@@ -283,7 +284,7 @@ final class DemoCommand implements Callable<Integer> {
 
     private Process startWorker(int id) throws IOException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = List.of(
+        List<String> command = new ArrayList<>(List.of(
                 java.toString(),
                 "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1",
@@ -300,7 +301,10 @@ final class DemoCommand implements Callable<Integer> {
                 "--id",
                 Integer.toString(id),
                 "--ttl",
-                ttl.toMillis() + "ms");
+                ttl.toMillis() + "ms"));
+        if (redis.verbose) {
+            command.add("--verbose"); // the workers' stderr is the demo's
+        }
         Process process = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();

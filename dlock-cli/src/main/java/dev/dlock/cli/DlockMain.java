@@ -28,6 +28,11 @@ public final class DlockMain {
         CommandLine cli = new CommandLine(new DlockCommand());
         cli.getSubcommands().get("run").setStopAtPositional(true);
         cli.setParameterExceptionHandler(DlockMain::usageError);
+        cli.setExecutionStrategy(parsed -> {
+            CliLogging.configure(parsed.asCommandLineList().stream()
+                    .anyMatch(command -> command.getParseResult().hasMatchedOption("--verbose")));
+            return new CommandLine.RunLast().execute(parsed);
+        });
         cli.setExecutionExceptionHandler((error, commandLine, parseResult) -> {
             if (error instanceof CliFailure failure) {
                 commandLine.getErr().println("dlock: " + failure.getMessage());

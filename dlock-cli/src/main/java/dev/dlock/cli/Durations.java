@@ -1,5 +1,6 @@
 package dev.dlock.cli;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -7,9 +8,16 @@ import java.util.regex.Pattern;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Parses durations such as {@code 250ms}, {@code 30s}, {@code 5m}, {@code 2h}; picocli names the flag. */
+/**
+ * Parses durations: a number of seconds as {@code flock -w} and {@code timeout} take them ({@code 0}, {@code 30},
+ * {@code 1.5}, {@code .5}), or a number with {@code ms}, {@code s}, {@code m} or {@code h} ({@code 250ms}, {@code
+ * 1.5s}, {@code 2m}); whole milliseconds. Picocli names the flag in its message.
+ */
 final class Durations implements ITypeConverter<Duration> {
-    private static final Pattern FORMAT = Pattern.compile("(\\d{1,12})(ms|s|m|h)");
+    /** What every message and help text says a duration is. */
+    static final String GRAMMAR = "seconds (0, 1.5) or a number with ms, s, m or h (250ms, 30s, 2m)";
+
+    private static final Pattern FORMAT = Pattern.compile("(\\d{1,12}(?:\\.\\d{0,9})?|\\.\\d{1,9})(ms|s|m|h)?");
 
     @Override
     public Duration convert(String text) {
@@ -19,16 +27,21 @@ final class Durations implements ITypeConverter<Duration> {
     static Duration parse(String text) {
         Matcher m = FORMAT.matcher(text.trim().toLowerCase(Locale.ROOT));
         if (!m.matches()) {
-            throw new TypeConversionException(
-                    "'" + text + "' is not a duration: use a whole number with ms, s, m or h, such as 250ms, 30s, 5m");
+            throw new TypeConversionException("'" + text + "' is not a duration: use " + GRAMMAR);
         }
-        long n = Long.parseLong(m.group(1));
-        return switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            case "m" -> Duration.ofMinutes(n);
-            default -> Duration.ofHours(n);
+        long millisPerUnit = switch (m.group(2) == null ? "s" : m.group(2)) {
+            case "ms" -> 1;
+            case "s" -> 1_000;
+            case "m" -> 60_000;
+            default -> 3_600_000;
         };
+        BigDecimal millis = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(millisPerUnit));
+        try {
+            return Duration.ofMillis(millis.stripTrailingZeros().longValueExact());
+        } catch (ArithmeticException e) { // a fraction of a millisecond: 12 digits of hours still fit a long
+            throw new TypeConversionException("'" + text + "' is not a whole number of milliseconds ("
+                    + millis.stripTrailingZeros().toPlainString() + "ms)");
+        }
     }
 
     /** Formats a duration the way it is parsed, for messages: {@code 1.5s}, {@code 250ms}. */

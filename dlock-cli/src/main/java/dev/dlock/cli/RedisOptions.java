@@ -7,7 +7,7 @@ import dev.dlock.LockException;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
-/** {@code --redis} and {@code --prefix}, shared by every command that talks to Redis. */
+/** {@code --redis}, {@code --prefix} and {@code --verbose}, shared by every command that talks to Redis. */
 final class RedisOptions {
     static final String DEFAULT_URI = "redis://127.0.0.1:6379";
     static final String ENV = "DLOCK_REDIS_URL";
@@ -24,6 +24,12 @@ final class RedisOptions {
             defaultValue = "dlock",
             description = "Key prefix of the locks (default: ${DEFAULT-VALUE}).")
     String prefix;
+
+    @Option(
+            names = "--verbose",
+            description = "Also log dlock's info and debug messages and the Redis client libraries' own log lines"
+                    + " (stderr). Without it, only dlock's warnings and errors.")
+    boolean verbose;
 
     String uri() {
         if (uri != null) {

@@ -42,7 +42,8 @@ import picocli.CommandLine.Parameters;
             "70:the lease was lost while CMD ran (CMD was terminated)",
             "75:the lock stayed busy for --wait (see --conflict-exit-code)",
             "127:CMD could not be started"
-        })
+        },
+        footer = {"%nDurations: " + Durations.GRAMMAR + "."})
 final class RunCommand implements Callable<Integer> {
     @Mixin
     RedisOptions redis;
@@ -61,9 +62,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--wait",
             paramLabel = "DURATION|forever",
-            defaultValue = "0s",
+            defaultValue = "0",
             converter = Durations.Wait.class,
-            description = "How long to wait for a busy lock (default: 0s, one try).")
+            description = "How long to wait for a busy lock: 0 (the default) tries once, as flock -w 0 does;"
+                    + " forever waits as long as it takes.")
     Duration wait;
 
     @Option(

@@ -33,22 +33,40 @@ final class Cli implements AutoCloseable {
 
     static Cli start(Map<String, String> env, String... args) {
         assertThat(JAR).as("the packaged jar (run the ITs after package)").isRegularFile();
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-jar",
+                JAR.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().remove("DLOCK_REDIS_URL"); // never fall back to a developer's Redis
+        builder.environment().putAll(env);
+        return start(builder);
+    }
+
+    /**
+     * Starts a command (such as a launcher script) with exactly the environment {@code env}, nothing inherited.
+     *
+     * @param env the whole environment
+     */
+    static Cli startWithOnly(Map<String, String> env, List<String> command) {
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().clear();
+        builder.environment().putAll(env);
+        return start(builder);
+    }
+
+    private static Cli start(ProcessBuilder builder) {
         try {
             Path out = Files.createTempFile("dlock-cli-out", ".txt");
             Path err = Files.createTempFile("dlock-cli-err", ".txt");
-            List<String> command = new ArrayList<>(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-XX:+UseSerialGC",
-                    "-XX:TieredStopAtLevel=1",
-                    "-jar",
-                    JAR.toString()));
-            command.addAll(List.of(args));
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .redirectOutput(out.toFile())
+            out.toFile().deleteOnExit(); // read until the test JVM ends, by then no longer
+            err.toFile().deleteOnExit();
+            builder.redirectOutput(out.toFile())
                     .redirectError(err.toFile())
                     .redirectInput(ProcessBuilder.Redirect.PIPE);
-            builder.environment().remove("DLOCK_REDIS_URL"); // never fall back to a developer's Redis
-            builder.environment().putAll(env);
             return new Cli(builder.start(), out, err);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

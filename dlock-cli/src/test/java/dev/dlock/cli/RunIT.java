@@ -95,6 +95,10 @@ final class RunIT {
             assertThat(busy.stderr()).contains("busy", "held by " + owner, "remaining TTL");
             assertThat(holder.isAlive()).as("the holder is untouched").isTrue();
 
+            Cli flockStyle = Cli.run("run", "--redis", redis.uri(), "--name", "busy", "--wait", "0", "--", "true");
+            assertThat(flockStyle.exitCode()).as(flockStyle.toString()).isEqualTo(75);
+            assertThat(flockStyle.stderr()).contains("busy after waiting 0ms");
+
             Cli custom = Cli.run(
                     "run",
                     "--redis",
@@ -102,7 +106,7 @@ final class RunIT {
                     "--name",
                     "busy",
                     "--wait",
-                    "250ms",
+                    "0.25",
                     "--conflict-exit-code",
                     "3",
                     "--",
@@ -184,6 +188,8 @@ final class RunIT {
             assertThat(run.waitFor(Duration.ofSeconds(30))).as(run.toString()).isEqualTo(70);
             assertThat(Cli.read(terminated).trim()).isEqualTo("term");
             assertThat(run.stderr()).contains("lock 'deleted'", "was lost", "SIGTERM");
+            // dlock's own warnings show without --verbose, one line each (CliLogging)
+            assertThat(run.stderr()).containsPattern("(?m)^dlock: warning: dlock lost lock 'deleted' \\(fencing token");
         }
     }
 

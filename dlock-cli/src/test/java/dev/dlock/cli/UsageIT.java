@@ -18,9 +18,9 @@ final class UsageIT {
 
     @Test
     void badDuration_exits64NamingTheFlag() {
-        Cli ttl = Cli.run("run", "--name", "x", "--ttl", "5", "--", "true");
+        Cli ttl = Cli.run("run", "--name", "x", "--ttl", "5d", "--", "true");
         assertThat(ttl.exitCode()).isEqualTo(64);
-        assertThat(ttl.stderr()).contains("--ttl", "'5' is not a duration");
+        assertThat(ttl.stderr()).contains("--ttl", "'5d' is not a duration", "seconds (0, 1.5)");
 
         Cli wait = Cli.run("run", "--name", "x", "--wait", "soon", "--", "true");
         assertThat(wait.exitCode()).isEqualTo(64);
@@ -83,7 +83,9 @@ final class UsageIT {
             assertThat(help.stdout()).as(command).contains("Usage: dlock " + command, "--help", "--version");
         }
         Cli run = Cli.run("run", "--help");
-        assertThat(run.stdout()).contains("--redis", "--ttl", "--wait", "--conflict-exit-code", "--kill-after");
+        assertThat(run.stdout())
+                .contains("--redis", "--ttl", "--wait", "--conflict-exit-code", "--kill-after")
+                .contains("Durations: seconds (0, 1.5)");
     }
 
     @Test
