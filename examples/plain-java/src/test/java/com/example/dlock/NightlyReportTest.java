@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dlock.LockClient;
 import dev.dlock.lettuce.LettuceTransportFactory;
+import dev.dlock.micrometer.DlockMetrics;
 import dev.dlock.testkit.RedisExtension;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -94,5 +96,29 @@ final class NightlyReportTest {
         }
 
         assertTrue(token[0] > 0, "fencing token " + token[0]);
+    }
+
+    @Test
+    void runExclusively_withMetrics_recordsTheAcquireAndTheRelease() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (LockClient client = LockClient.builder()
+                .redisUri(redis.server().uri())
+                .listener(new DlockMetrics(registry))
+                .build()) {
+            NightlyReport.runExclusively(client, token -> {});
+        }
+
+        assertEquals(
+                1,
+                registry.get(DlockMetrics.ACQUIRE)
+                        .tag(DlockMetrics.OUTCOME_TAG, "acquired")
+                        .timer()
+                        .count());
+        assertEquals(
+                1.0,
+                registry.get(DlockMetrics.LEASES_ENDED)
+                        .tag(DlockMetrics.OUTCOME_TAG, "released")
+                        .counter()
+                        .count());
     }
 }
