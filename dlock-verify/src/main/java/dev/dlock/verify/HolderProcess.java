@@ -92,6 +92,7 @@ final class HolderProcess {
             try {
                 return LockClient.builder()
                         .redisUri(uri)
+                        .transport(Connections.transport())
                         .leaseTime(ttl)
                         .keyPrefix(prefix)
                         .clientName(name)
