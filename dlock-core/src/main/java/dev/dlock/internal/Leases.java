@@ -64,9 +64,7 @@ final class Leases {
 
     /** Sets the remaining time of a held key, owner-checked; true when Redis still had it for the owner. */
     CompletableFuture<Boolean> expireIn(RedisLease lease, long millis) {
-        String[] args = {Long.toString(millis), lease.owner()};
-        return scripts.eval(Scripts.RENEW, new String[] {lease.keys().lock()}, args)
-                .thenApply(reply -> ((Long) ((List<?>) reply).get(0)) == 1L);
+        return watchdog.setTtl(lease, Long.toString(millis));
     }
 
     /** A relayed lease (Gate): watchdog-renewed, so it needs no expiry timer of its own. */

@@ -43,11 +43,7 @@ final class RedisLockClient implements LockClient {
     private final LockAdmin admin;
 
     private RedisLockClient(
-            Transport transport,
-            ClientOptions options,
-            Ticker ticker,
-            ScheduledExecutorService schedulerOrNull,
-            Executor callbackExecutor) {
+            Transport transport, ClientOptions options, Ticker ticker, ScheduledExecutorService schedulerOrNull) {
         this.transport = transport;
         this.maskedUri = options.maskedUri();
         this.keyPrefix = options.keyPrefix();
@@ -69,7 +65,7 @@ final class RedisLockClient implements LockClient {
         LeaseTime leaseTime = new LeaseTime(leaseMillis);
         Events events = Events.of(options.listeners());
         this.scripts = new ScriptRunner(transport, maskedUri, commandTimeout);
-        this.callbacks = Callbacks.on(callbackExecutor, owners.clientId(), lifecycle);
+        this.callbacks = Callbacks.on(options.callbackExecutor(), owners.clientId(), lifecycle);
         this.watchdog = new Watchdog(scripts, ticker, transport::slot, leaseTime, events);
         this.leases = new Leases(scripts, ticker, scheduler, callbacks, watchdog, lifecycle, events);
         WaitRoom waitRoom = new WaitRoom(transport, scheduler, ticker, controls.crossLockGrant());
@@ -101,8 +97,7 @@ final class RedisLockClient implements LockClient {
         Transport transport = options.transport()
                 .connect(new TransportConfig(
                         options.redisUri(), options.maskedUri(), options.commandTimeout(), options.clientName()));
-        RedisLockClient client =
-                new RedisLockClient(transport, options, Ticker.SYSTEM, null, options.callbackExecutor());
+        RedisLockClient client = new RedisLockClient(transport, options, Ticker.SYSTEM, null);
         ServerChecks.warnOnEviction(client.scripts, client.lifecycle, options.maskedUri());
         return client;
     }
@@ -130,7 +125,7 @@ final class RedisLockClient implements LockClient {
                 callbacks,
                 Controls.NONE,
                 List.of(listeners));
-        return new RedisLockClient(transport, options, ticker, scheduler, callbacks);
+        return new RedisLockClient(transport, options, ticker, scheduler);
     }
 
     /** A client on a given transport and clock, with its own timer thread. */

@@ -66,8 +66,15 @@ final class Watchdog {
 
     /** Renews one lease now (a thread re-entering it); true when Redis still had it for its owner. */
     CompletableFuture<Boolean> renewNow(RedisLease lease) {
-        String[] args = {leaseTime.arg(lease.leaseMillis()), lease.owner()};
-        return scripts.eval(Scripts.RENEW, new String[] {lease.keys().lock()}, args)
+        return setTtl(lease, leaseTime.arg(lease.leaseMillis()));
+    }
+
+    /**
+     * Sets one lease's key to expire {@code millisArg} ms from now, owner-checked ({@code renew.lua} with
+     * one key): its renewal, or {@code Lease.expireIn}. True when Redis still had the key for the owner.
+     */
+    CompletableFuture<Boolean> setTtl(RedisLease lease, String millisArg) {
+        return scripts.eval(Scripts.RENEW, new String[] {lease.keys().lock()}, new String[] {millisArg, lease.owner()})
                 .thenApply(reply -> ((Long) ((List<?>) reply).get(0)) == 1L);
     }
 
