@@ -499,8 +499,14 @@ public final class ClusterSetup implements AutoCloseable {
 
         private Builder() {}
 
-        /** Test hook: run this binary instead of {@link RedisServer#resolveBinary()}. */
-        Builder binary(Path binary) {
+        /**
+         * Runs this {@code redis-server} on every node instead of {@link RedisServer#resolveBinary()}, such as {@link
+         * RedisServer#embeddedBinary()} for a Redis 6.2 cluster.
+         *
+         * @param binary an executable {@code redis-server}
+         * @return this builder
+         */
+        public Builder binary(Path binary) {
             node.binary(binary);
             return this;
         }

@@ -90,6 +90,20 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /**
+     * The Redis 6.2 {@code redis-server} shipped in {@code com.github.codemonstur:embedded-redis}, extracted once per
+     * JVM: the oldest version dlock supports, for tests of a fallback (such as classic pub/sub in a 6.2 cluster).
+     *
+     * @return its path, or empty if the artifact has no binary for this OS and architecture
+     * @throws IllegalStateException if it cannot be extracted
+     */
+    public static java.util.Optional<Path> embeddedBinary() {
+        if (RedisBinary.embeddedResourceName(System.getProperty("os.name"), System.getProperty("os.arch")) == null) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(RedisBinary.embedded());
+    }
+
+    /**
      * Starts the server again after {@link #stop()} or {@link #kill()}, on the same port and data directory (the first
      * start, done by {@link Builder#start()}, picks a free port and retries with another one if binding fails).
      *

@@ -1,13 +1,17 @@
 package dev.dlock.testkit;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.IntUnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -39,8 +43,14 @@ import java.util.regex.Pattern;
  * {@code down-after-milliseconds}, the sentinels mark it down and may find no replica to promote until it answers
  * again.
  *
- * <p>This class is thread-safe: its nodes are fixed at start, and the master last seen by a failover is guarded by
- * {@code this}.
+ * <p><b>Fronted nodes.</b> With {@link Builder#fronted(IntUnaryOperator)} every data node is reached by everyone else
+ * through a port the caller provides (a TCP proxy in front of it, which can then cut the node off): the replicas
+ * replicate from the master's front, the sentinels monitor it there, and each node announces its front ({@code
+ * replica-announce-port}), so that the sentinels, and the clients they answer, see only front ports. {@link
+ * #holdBack(RedisServer)} is not available then (the master sees the front's address, not the replica's).
+ *
+ * <p>This class is thread-safe: its nodes and fronts are fixed at start, and the master last seen by a failover is
+ * guarded by {@code this}.
  */
 public final class SentinelSetup implements AutoCloseable {
 
@@ -55,6 +65,7 @@ public final class SentinelSetup implements AutoCloseable {
     private final String masterName;
     private final List<RedisServer> dataNodes = new ArrayList<>(); // [0] is the initial master
     private final List<RedisServer> sentinels = new ArrayList<>();
+    private final Map<RedisServer, Integer> fronts = new HashMap<>(); // filled at start, read-only afterwards
     private int lastMasterPort; // guarded by this
 
     private SentinelSetup(String masterName) {
@@ -71,13 +82,9 @@ public final class SentinelSetup implements AutoCloseable {
     }
 
     private void start(Builder builder) {
-        RedisServer.Builder data = builder.dataNode;
-        RedisServer master = data.copy().start();
-        dataNodes.add(master);
+        RedisServer master = startDataNode(builder, null);
         for (int i = 0; i < builder.replicas; i++) {
-            dataNodes.add(data.copy()
-                    .extraArgs("--replicaof", NodeSupport.HOST, Integer.toString(master.port()))
-                    .start());
+            startDataNode(builder, master);
         }
         Duration timeout = Timing.scaled(READY_TIMEOUT);
         awaitInSync(master, timeout);
@@ -85,7 +92,7 @@ public final class SentinelSetup implements AutoCloseable {
         // reads at once on connecting and then only every 10 s.
         for (int attempt = 1; sentinels.isEmpty(); attempt++) {
             try {
-                startSentinels(builder, master.port());
+                startSentinels(builder, advertisedPort(master));
             } catch (IllegalStateException e) {
                 NodeSupport.closeAll(sentinels);
                 sentinels.clear();
@@ -100,6 +107,65 @@ public final class SentinelSetup implements AutoCloseable {
         synchronized (this) {
             lastMasterPort = master.port();
         }
+    }
+
+    /**
+     * Starts one data node, a replica of {@code master} unless that is {@code null}. A fronted node gets its front once
+     * it listens, announces it, and only then replicates, so that its master lists it at its front from the start.
+     */
+    private RedisServer startDataNode(Builder builder, RedisServer master) {
+        RedisServer.Builder data = builder.dataNode.copy();
+        if (master != null && builder.front == null) {
+            data.extraArgs("--replicaof", NodeSupport.HOST, Integer.toString(master.port()));
+        }
+        RedisServer node = data.start();
+        dataNodes.add(node);
+        if (builder.front != null) {
+            fronts.put(node, builder.front.applyAsInt(node.port()));
+            announceFront(node);
+            if (master != null) {
+                node.command("REPLICAOF", NodeSupport.HOST, Integer.toString(advertisedPort(master)));
+            }
+        }
+        return node;
+    }
+
+    /** A fronted node announces its front as its port, to its master (and so to the sentinels): again after a start. */
+    private void announceFront(RedisServer node) {
+        Integer front = fronts.get(node);
+        if (front != null) {
+            node.command("CONFIG", "SET", "replica-announce-port", Integer.toString(front));
+        }
+    }
+
+    /**
+     * Returns the port everyone else reaches a data node on: its front's with {@link Builder#fronted(IntUnaryOperator)},
+     * else its own. The sentinels name masters by this port.
+     *
+     * @param node a data node of this setup
+     * @return the port the sentinels, the replicas and the clients use for {@code node}
+     * @throws IllegalArgumentException if {@code node} is not a data node of this setup
+     */
+    public int advertisedPort(RedisServer node) {
+        requireDataNode(node);
+        Integer front = fronts.get(node);
+        return front != null ? front : node.port();
+    }
+
+    /**
+     * Returns the data node the sentinels name by a port (its {@link #advertisedPort(RedisServer) advertised} one).
+     *
+     * @param port a port a sentinel answered with
+     * @return the data node
+     * @throws IllegalStateException if no data node is advertised on that port
+     */
+    public RedisServer nodeAdvertisedAt(int port) {
+        for (RedisServer node : dataNodes) {
+            if (advertisedPort(node) == port) {
+                return node;
+            }
+        }
+        throw new IllegalStateException("no data node of " + masterName + " is advertised on port " + port);
     }
 
     /**
@@ -254,13 +320,14 @@ public final class SentinelSetup implements AutoCloseable {
         if (address == null) {
             throw new IllegalStateException("sentinel " + sentinel.port() + " does not know " + masterName);
         }
-        return NodeSupport.byPort(dataNodes, Integer.parseInt(String.valueOf(address.get(1))));
+        return nodeAdvertisedAt(Integer.parseInt(String.valueOf(address.get(1))));
     }
 
     /**
      * Waits until every data node other than the current master that is running and not paused replicates from it with
      * its link up and has applied everything the master had written when the call began (its {@code slave_repl_offset}
-     * reached the master's {@code master_repl_offset}), using a 30 s timeout scaled by {@link Timing}. Right after a
+     * reached the master's {@code master_repl_offset}) and acknowledges writes (a write and a {@code WAIT} on one
+     * connection count them all), using a 30 s timeout scaled by {@link Timing}. Right after a
      * failover the old master, if running, counts as one of those replicas: the sentinels reconfigure it about 8 s after
      * it is back (or call {@link #rejoin(RedisServer)}).
      *
@@ -278,7 +345,7 @@ public final class SentinelSetup implements AutoCloseable {
             }
         }
         // The replicas' own offsets, not WAIT: WAIT counts acknowledgements of its own connection's writes only.
-        String masterPort = Integer.toString(master.port());
+        String masterPort = Integer.toString(advertisedPort(master));
         long offset = Long.parseLong(NodeSupport.info(master, "replication").get("master_repl_offset"));
         NodeSupport.await(timeout, replicas.size() + " replica(s) at offset " + offset + " of " + masterPort, () -> {
             for (RedisServer replica : replicas) {
@@ -291,6 +358,33 @@ public final class SentinelSetup implements AutoCloseable {
             }
             return Boolean.TRUE;
         });
+        awaitAcknowledging(master, replicas.size(), timeout);
+    }
+
+    /**
+     * Waits until a write and a {@code WAIT} on one connection count {@code replicas} acknowledgements. In sync is not
+     * enough: after a (diskless) resynchronisation Redis 7.0 starts the replica's command stream, {@code REPLCONF
+     * GETACK} included, only at the replica's first {@code ACK}, which it sends once a second; until then a lock
+     * client's {@code WAIT} rightly counts the replica out.
+     */
+    private static void awaitAcknowledging(RedisServer master, int replicas, Duration timeout) {
+        if (replicas == 0) {
+            return;
+        }
+        try (RespConnection c = RespConnection.open(master.host(), master.port(), null, Duration.ofSeconds(5))) {
+            NodeSupport.await(timeout, replicas + " replica(s) acknowledging writes of " + master, () -> {
+                try {
+                    c.call("SET", "dlock-testkit:ack-probe", "1");
+                    Object acked = c.call("WAIT", Integer.toString(replicas), "200");
+                    return acked instanceof Long && (Long) acked >= replicas ? Boolean.TRUE : null;
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            c.call("DEL", "dlock-testkit:ack-probe");
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not probe the replicas' acknowledgements on " + master, e);
+        }
     }
 
     /**
@@ -369,8 +463,9 @@ public final class SentinelSetup implements AutoCloseable {
         }
         if (!node.isRunning()) {
             node.start();
+            announceFront(node);
         }
-        node.command("REPLICAOF", NodeSupport.HOST, Integer.toString(master.port()));
+        node.command("REPLICAOF", NodeSupport.HOST, Integer.toString(advertisedPort(master)));
         return node;
     }
 
@@ -383,10 +478,13 @@ public final class SentinelSetup implements AutoCloseable {
      * @param replica a running, unpaused replica of this setup, in sync with its master
      * @return the hold, to release (or close) once the master is dead
      * @throws IllegalArgumentException if {@code replica} is not a data node of this setup
-     * @throws IllegalStateException if {@code replica} is not an attached replica
+     * @throws IllegalStateException if {@code replica} is not an attached replica, or the nodes are fronted
      */
     public HeldBackReplica holdBack(RedisServer replica) {
         requireDataNode(replica);
+        if (!fronts.isEmpty()) {
+            throw new IllegalStateException("holdBack needs unfronted nodes: a master sees its replica's front");
+        }
         Map<String, String> info = NodeSupport.info(replica, "replication");
         if (!"slave".equals(info.get("role")) || !"up".equals(info.get("master_link_status"))) {
             throw new IllegalStateException(replica + " is not an attached replica: " + info);
@@ -484,6 +582,7 @@ public final class SentinelSetup implements AutoCloseable {
         private String masterName = "dlock";
         private Duration downAfter = Duration.ofSeconds(1);
         private Duration failoverTimeout = Duration.ofSeconds(3);
+        private IntUnaryOperator front;
         // The setup's own options come first, so that extraArgs can override them.
         private final RedisServer.Builder dataNode = RedisServer.builder().extraArgs(NodeSupport.replicationArgs());
 
@@ -542,6 +641,19 @@ public final class SentinelSetup implements AutoCloseable {
         }
 
         /**
+         * Puts a front before every data node: called once per data node, right after it starts listening, with its
+         * port, it returns the port everyone else is to reach that node on (typically a TCP proxy to it that the caller
+         * started and closes after the setup). See the class comment.
+         *
+         * @param front from a data node's port to its front's port
+         * @return this builder
+         */
+        public Builder fronted(IntUnaryOperator front) {
+            this.front = Objects.requireNonNull(front, "front");
+            return this;
+        }
+
+        /**
          * Enables AOF on the data nodes, as {@link RedisServer.Builder#aof(boolean)}.
          *
          * @param aof {@code true} to enable AOF
@@ -590,6 +702,7 @@ public final class SentinelSetup implements AutoCloseable {
             copy.masterName = masterName;
             copy.downAfter = downAfter;
             copy.failoverTimeout = failoverTimeout;
+            copy.front = front;
             copy.dataNode.with(dataNode);
             return copy;
         }
