@@ -1,6 +1,7 @@
 package dev.dlock;
 
 import dev.dlock.internal.ClientOptions;
+import dev.dlock.internal.RedlockOptions;
 import dev.dlock.spi.TransportFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,6 +62,26 @@ public interface LockClient extends AutoCloseable {
     DistributedLock lock(String name);
 
     /**
+     * Returns the semaphore with this name and count of permits. Cheap: no I/O; the count is checked
+     * against (or, the first time, written to) Redis by the semaphore's first call that does I/O
+     * ({@link DistributedSemaphore}). The Redlock client does not support semaphores and throws.
+     *
+     * @param name the semaphore's name: not blank, at most {@value Builder#MAX_NAME_LENGTH}
+     *     characters; a name is one kind of lock at a time (a mutex or a semaphore)
+     * @param permits how many permits, at least 1
+     * @return the semaphore
+     * @throws NullPointerException if {@code name} is null
+     * @throws IllegalArgumentException if {@code name} is blank or too long, or {@code permits} is
+     *     below 1
+     * @throws IllegalStateException if the client is closed
+     * @throws UnsupportedOperationException if this client cannot hold semaphores (a Redlock client,
+     *     or an implementation that does not override this method)
+     */
+    default DistributedSemaphore semaphore(String name, int permits) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not support semaphores");
+    }
+
+    /**
      * Returns the operator view of this client's locks: status, list, force unlock ({@link
      * LockAdmin}). Cheap: no I/O; it shares this client's connection.
      *
@@ -106,6 +127,11 @@ public interface LockClient extends AutoCloseable {
         private TransportFactory transport;
         private Executor callbackExecutor;
         private final List<LockListener> listeners = new ArrayList<>();
+        private int replicaAcks;
+        private Duration replicaAckTimeout = Duration.ofSeconds(1);
+        private boolean replicaAckFsync;
+        private String[] redlockUris;
+        private boolean redlock;
 
         Builder() {}
 
@@ -213,17 +239,104 @@ public interface LockClient extends AutoCloseable {
         }
 
         /**
+         * Makes every write that grants or keeps a lock count only once {@code replicas} replicas of
+         * the master acknowledged it ({@code WAIT}; default 0, no waiting): an acquire, a hand-off
+         * taken from another client, a relay's token reservation, a watchdog renewal and {@link
+         * Lease#expireIn}. The fencing counter is written in the same script as the lock, so the
+         * acknowledgement covers it and tokens stay monotonic across a failover. An acquire whose write
+         * is not acknowledged within {@link #replicaAckTimeout} is undone (owner-checked release) and
+         * fails with {@link LockReplicationException}; a renewal that is not acknowledged does not
+         * extend the lease and is tried again in the next watchdog round, so the lease is lost (and
+         * the lost signal fires) if acknowledgement stays away until it runs out. See {@code
+         * docs/topologies.md}.
+         *
+         * @param replicas how many replicas, 0 (the default) for none
+         * @return this builder
+         */
+        public Builder replicaAcks(int replicas) {
+            this.replicaAcks = replicas;
+            return this;
+        }
+
+        /**
+         * Sets how long a write waits for its {@link #replicaAcks replica acknowledgements} (default
+         * 1 s); shorter than the lease time.
+         *
+         * @param timeout positive
+         * @return this builder
+         */
+        public Builder replicaAckTimeout(Duration timeout) {
+            this.replicaAckTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * With {@link #replicaAcks}, waits until the replicas have also written each change to their
+         * append-only file ({@code WAITAOF 0 n timeout}; Redis 7.2 and newer, replicas with {@code
+         * appendonly yes}), not only received it (default false).
+         *
+         * @param fsync whether to wait for the replicas' AOF
+         * @return this builder
+         */
+        public Builder replicaAckFsync(boolean fsync) {
+            this.replicaAckFsync = fsync;
+            return this;
+        }
+
+        /**
+         * Makes {@link #build()} return a Redlock client over independent masters instead of a client of
+         * one Redis: a lock is held when a quorum (N/2 + 1) of the nodes granted it, its validity is the
+         * lease time less the time the acquire took and a drift allowance (1% + 2 ms), and it is released
+         * on every node. The other options apply to every node ({@link #commandTimeout}, {@link
+         * #clientName}, {@link #transport}) or to the whole client; {@link #redisUri} and {@link
+         * #replicaAcks} do not combine with it. Waiters poll with a jittered backoff: there is no FIFO
+         * hand-off across nodes. See {@code docs/redlock.md} for the guarantees and what is not supported.
+         *
+         * @param redisUris at least 3 standalone {@code redis://} or {@code rediss://} URIs of independent
+         *     masters, no server twice; checked by {@link #build()}
+         * @return this builder
+         */
+        public Builder redlock(String... redisUris) {
+            this.redlockUris = redisUris == null ? null : redisUris.clone();
+            this.redlock = true;
+            return this;
+        }
+
+        /**
          * Validates the options, connects and checks the connection with a {@code PING}.
          *
          * @return the connected client
          * @throws NullPointerException naming the option that is null (the URI, the lease time, the
-         *     key prefix, the command timeout or the client name), before any I/O
-         * @throws IllegalArgumentException naming the option that is invalid, before any I/O
-         * @throws LockConnectionException if Redis cannot be reached within the command timeout
+         *     key prefix, the command timeout or the client name; for {@link #redlock} {@code
+         *     redisUris} or {@code redisUris[i]}), before any I/O
+         * @throws IllegalArgumentException naming the option that is invalid, before any I/O (for
+         *     {@link #redlock}: fewer than 3 URIs, one that is not standalone, a server named twice)
+         * @throws LockConnectionException if Redis cannot be reached within the command timeout (for
+         *     {@link #redlock}: if fewer than a quorum of the nodes can be reached)
          * @throws LockAuthenticationException if Redis refuses the credentials
          * @throws LockException if no transport is on the class path
          */
         public LockClient build() {
+            if (redlock) {
+                if (redisUri != null) {
+                    throw new IllegalArgumentException("set either redisUri or redlock(...), not both");
+                }
+                if (replicaAcks != 0) {
+                    throw new IllegalArgumentException(
+                            "replicaAcks does not apply to redlock(...): its nodes are independent masters");
+                }
+                return RedlockOptions.of(
+                                redlockUris,
+                                leaseTime,
+                                keyPrefix,
+                                commandTimeout,
+                                clientName,
+                                transport,
+                                MAX_NAME_LENGTH,
+                                callbackExecutor,
+                                listeners)
+                        .connect();
+            }
             return ClientOptions.of(
                             redisUri,
                             leaseTime,
@@ -233,7 +346,10 @@ public interface LockClient extends AutoCloseable {
                             transport,
                             MAX_NAME_LENGTH,
                             callbackExecutor,
-                            listeners)
+                            listeners,
+                            replicaAcks,
+                            replicaAckTimeout,
+                            replicaAckFsync)
                     .connect();
         }
     }

@@ -37,7 +37,7 @@ final class Acquirer {
     }
 
     /** The acquisitions waiting for a hand-off or wake-up. */
-    List<Acquisition> waiting() {
+    List<Waiting> waiting() {
         return waitRoom.acquisitions();
     }
 }

@@ -2,6 +2,7 @@ package dev.dlock.internal;
 
 import dev.dlock.LockConnectionException;
 import dev.dlock.LockException;
+import dev.dlock.LockReplicationException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CancellationException;
@@ -36,7 +37,7 @@ import java.util.concurrent.TimeUnit;
  * after a queueing try sends an owner-checked release, which also takes the owner out of the queue,
  * so that no release hands the lock to an acquire that has gone.
  */
-final class Acquisition {
+final class Acquisition implements Waiting {
     private static final long FOREVER = Long.MAX_VALUE;
     private static final String TRY = "0";
     private static final String QUEUE = "1";
@@ -136,7 +137,8 @@ final class Acquisition {
      *
      * @return the leave's reply
      */
-    CompletableFuture<Boolean> abortForClose() {
+    @Override
+    public CompletableFuture<Boolean> abortForClose() {
         cancelled = true;
         CompletableFuture<Boolean> left = shared.leases.release(keys, owner);
         finish(null, new LockException("the LockClient was closed while waiting for lock '" + keys.name() + "'"));
@@ -178,11 +180,20 @@ final class Acquisition {
         String[] args = mode.equals(QUEUE)
                 ? new String[] {owner, leaseArg, mode, entryArg, waitId()}
                 : new String[] {owner, leaseArg, mode, entryArg};
-        shared.scripts.eval(Scripts.ACQUIRE, scriptKeys, args).whenComplete((reply, error) -> {
+        shared.scripts.evalGranting(Scripts.ACQUIRE, scriptKeys, args).whenComplete((replicated, error) -> {
             if (error != null) {
                 finish(null, error);
+                return;
+            }
+            long reply = (Long) replicated.reply();
+            if (reply > 0 && !shared.scripts.acknowledged(replicated)) {
+                // Taken on the master only: a failover now would lose it. finish() undoes it.
+                finish(
+                        null,
+                        shared.scripts.notAcknowledged(
+                                keys.lock(), replicated, "the acquire of '" + keys.name() + "'"));
             } else {
-                onReply((Long) reply, sentAt, sent);
+                onReply(reply, sentAt, sent);
             }
         });
     }
@@ -207,7 +218,7 @@ final class Acquisition {
             queuedSentAt = sentAt;
         }
         if (waiter != null && waiter.grantedToken() >= 0) {
-            take(waiter.grantedToken(), queuedSentAt); // handed over after this try ran
+            takeGranted(waiter.grantedToken()); // handed over after this try ran
             return;
         }
         if (cancelled || pastDeadline()) {
@@ -244,12 +255,25 @@ final class Acquisition {
         signal.whenComplete((ok, error) -> {
             timer.cancel(false);
             if (waiter.grantedToken() >= 0) {
-                take(waiter.grantedToken(), queuedSentAt);
+                takeGranted(waiter.grantedToken());
             } else {
                 waiter.arm();
                 attempt(QUEUE);
             }
         });
+    }
+
+    /**
+     * Takes a lock another client's release handed over. With {@code replicaAcks} the grant's write is
+     * not known to be on the replicas, so one more try re-takes the hold and is acknowledged itself:
+     * replication keeps the master's order, so replicas that have the re-take have the grant too.
+     */
+    private void takeGranted(long token) {
+        if (shared.scripts.waitsForReplicas()) {
+            revalidate();
+        } else {
+            take(token, queuedSentAt);
+        }
     }
 
     private void take(long token, long sentAt) {
@@ -298,11 +322,17 @@ final class Acquisition {
         }
         if (error != null) {
             RuntimeException failure = shared.scripts.translate(error, keys.lock());
-            if (failure instanceof LockConnectionException || queued) {
+            if (failure instanceof LockConnectionException
+                    || failure instanceof LockReplicationException
+                    || queued
+                    || shared.scripts.waitsForReplicas()) {
                 // A try that timed out may have reached Redis and taken the lock, or queued us, after all
                 // (a timeout says nothing about the server); and an earlier queueing try left an entry
                 // that a release would hand the lock to. An owner-checked release, sent on the same
                 // connection after the try, undoes both (it only deletes, so it runs even out of memory).
+                // A take too few replicas acknowledged is undone the same way, and so is any failure of a
+                // replicated call: it may come from the wait after the script ran (WAITAOF refused by a
+                // server older than 7.2, say), so the script's outcome is unknown.
                 shared.leases.releaseUnknown(keys, owner);
             }
             gate.actorDone(turn, null, failure);

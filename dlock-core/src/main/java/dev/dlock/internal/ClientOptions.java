@@ -3,11 +3,12 @@ package dev.dlock.internal;
 import dev.dlock.LockClient;
 import dev.dlock.LockException;
 import dev.dlock.LockListener;
+import dev.dlock.spi.RedisUri;
+import dev.dlock.spi.ReplicaAck;
 import dev.dlock.spi.TransportFactory;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.concurrent.Executor;
 
@@ -16,8 +17,7 @@ import java.util.concurrent.Executor;
  * transport that serves it, and the rest of {@code LockClient.Builder}'s settings. Immutable and
  * thread-safe.
  *
- * @param redisUri the URI as given
- * @param maskedUri the URI with any password replaced by {@code ***}
+ * @param uri the parsed URI (its masked form for messages)
  * @param leaseTime the lease time of watchdog-renewed leases
  * @param keyPrefix the prefix of every key and channel
  * @param commandTimeout the longest a command may take
@@ -27,10 +27,10 @@ import java.util.concurrent.Executor;
  * @param callbackExecutor runs application callbacks, or null for the client's own pool
  * @param controls the verifier's negative controls (none outside verification runs)
  * @param listeners the lock event listeners, in the order they were added
+ * @param replicaAck the replicas every granting write waits for, or null for none
  */
 public record ClientOptions(
-        String redisUri,
-        String maskedUri,
+        RedisUri uri,
         Duration leaseTime,
         String keyPrefix,
         Duration commandTimeout,
@@ -39,7 +39,8 @@ public record ClientOptions(
         int maxNameLength,
         Executor callbackExecutor,
         Controls controls,
-        List<LockListener> listeners) {
+        List<LockListener> listeners,
+        ReplicaAck replicaAck) {
 
     /**
      * Validates the builder's settings and picks the transport.
@@ -53,6 +54,9 @@ public record ClientOptions(
      * @param maxNameLength the longest lock name
      * @param callbackExecutor the callback executor, or null
      * @param listeners the lock event listeners
+     * @param replicaAcks how many replicas must acknowledge each granting write, 0 for none
+     * @param replicaAckTimeout the longest wait for them, positive
+     * @param replicaAckFsync whether they must also have written it to their AOF ({@code WAITAOF})
      * @return the options
      * @throws IllegalArgumentException naming the setting that is invalid
      * @throws LockException if no transport on the class path supports the URI
@@ -66,8 +70,11 @@ public record ClientOptions(
             TransportFactory factory,
             int maxNameLength,
             Executor callbackExecutor,
-            List<LockListener> listeners) {
-        String masked = checkUri(redisUri);
+            List<LockListener> listeners,
+            int replicaAcks,
+            Duration replicaAckTimeout,
+            boolean replicaAckFsync) {
+        RedisUri uri = checkUri(redisUri);
         Duration lease = Args.leaseTime("leaseTime", leaseTime);
         Args.notBlank("keyPrefix", keyPrefix);
         if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
@@ -78,11 +85,21 @@ public record ClientOptions(
         if (clientName.chars().anyMatch(c -> c <= ' ')) {
             throw new IllegalArgumentException("clientName must not contain spaces, was '" + clientName + "'");
         }
+        Objects.requireNonNull(replicaAckTimeout, "replicaAckTimeout");
+        if (replicaAcks < 0) {
+            throw new IllegalArgumentException("replicaAcks must be 0 or more, was " + replicaAcks);
+        }
+        ReplicaAck ack = replicaAcks == 0
+                ? null
+                : new ReplicaAck(replicaAcks, Args.positive("replicaAckTimeout", replicaAckTimeout), replicaAckFsync);
+        if (ack != null && ack.timeout().compareTo(lease) >= 0) {
+            throw new IllegalArgumentException(
+                    "replicaAckTimeout must be shorter than the leaseTime (" + lease + "), was " + replicaAckTimeout);
+        }
         Controls controls = Controls.fromSystemProperty();
-        TransportFactory chosen = factory != null ? factory : discover(redisUri, masked);
+        TransportFactory chosen = factory != null ? factory : discover(redisUri, uri.masked());
         return new ClientOptions(
-                redisUri,
-                masked,
+                uri,
                 lease,
                 keyPrefix,
                 timeout,
@@ -91,7 +108,26 @@ public record ClientOptions(
                 maxNameLength,
                 callbackExecutor,
                 controls,
-                List.copyOf(listeners));
+                List.copyOf(listeners),
+                ack);
+    }
+
+    /**
+     * The URI as given (it may hold a password).
+     *
+     * @return the URI
+     */
+    public String redisUri() {
+        return uri.raw();
+    }
+
+    /**
+     * The URI with any password replaced by {@code ***}.
+     *
+     * @return the masked URI
+     */
+    public String maskedUri() {
+        return uri.masked();
     }
 
     /**
@@ -119,39 +155,16 @@ public record ClientOptions(
             throw new LockException(
                     any
                             ? "no dlock transport on the class path supports " + masked
-                                    + " (dlock-resp: redis:// and rediss://; dlock-lettuce: also redis-sentinel://)"
+                                    + " (dlock-resp: redis://, rediss:// and redis-sentinel://;"
+                                    + " dlock-lettuce: also redis-cluster://)"
                             : "no dlock transport on the class path: add dev.dlock:dlock-resp or dev.dlock:dlock-lettuce");
         }
         return best;
     }
 
-    /** Checks the URI before any I/O and returns it with the password masked. */
-    static String checkUri(String redisUri) {
+    /** Checks the URI before any I/O: parses it, with the password masked in every message. */
+    static RedisUri checkUri(String redisUri) {
         Args.notBlank("redisUri", redisUri);
-        URI uri;
-        try {
-            uri = new URI(redisUri);
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("redisUri is not a URI: " + e.getMessage(), e);
-        }
-        String scheme = uri.getScheme();
-        if (scheme == null || !(scheme.equals("redis") || scheme.equals("rediss") || scheme.equals("redis-sentinel"))) {
-            throw new IllegalArgumentException(
-                    "redisUri must start with redis://, rediss:// or redis-sentinel://, was " + mask(uri, redisUri));
-        }
-        if (uri.getHost() == null) {
-            throw new IllegalArgumentException("redisUri has no host: " + mask(uri, redisUri));
-        }
-        return mask(uri, redisUri);
-    }
-
-    private static String mask(URI uri, String raw) {
-        String userInfo = uri.getRawUserInfo();
-        if (userInfo == null) {
-            return raw;
-        }
-        int colon = userInfo.indexOf(':');
-        String maskedInfo = colon >= 0 ? userInfo.substring(0, colon) + ":***" : "***";
-        return raw.replace(userInfo + "@", maskedInfo + "@");
+        return RedisUri.parse(redisUri);
     }
 }

@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread-safety: state is guarded by this object's monitor, held only for bookkeeping; Redis
  * commands are sent and futures completed outside it.
  */
-final class Gate {
+final class Gate implements LeaseKind {
     static final int BLOCK = 16;
     static final long CHECK_MILLIS = 5;
     private static final String BLOCK_ARG = Integer.toString(BLOCK);
@@ -190,7 +190,8 @@ final class Gate {
      *
      * @return true if the lease still owned the lock
      */
-    CompletableFuture<Boolean> release(RedisLease lease) {
+    @Override
+    public CompletableFuture<Boolean> release(RedisLease lease) {
         boolean pass = false;
         Turn relayTo = null;
         RedisLease relayed = null;
@@ -254,13 +255,26 @@ final class Gate {
     private CompletableFuture<Boolean> pass(RedisLease lease) {
         long sentAt = gates.ticker.nanos();
         String[] args = {lease.owner(), gates.leaseTime.arg(lease.leaseMillis()), BLOCK_ARG};
-        return gates.scripts.eval(Scripts.PASS, keys.scriptKeys(), args).handle((reply, error) -> {
+        return gates.scripts.evalGranting(Scripts.PASS, keys.scriptKeys(), args).handle((replicated, error) -> {
             if (error != null) {
                 gates.leases.release(keys, lease.owner()); // owner-checked; Redis runs it after the pass
                 promote();
                 throw gates.scripts.translate(error, keys.lock());
             }
-            long token = (Long) reply;
+            long token = (Long) replicated.reply();
+            if (token > 0 && !gates.scripts.acknowledged(replicated)) {
+                // The reserved tokens are on the master only; a failover could hand them out again.
+                // Let the lock go; the next turn acquires it afresh, acknowledged or failing visibly.
+                Log.LOG.log(
+                        System.Logger.Level.WARNING,
+                        "dlock: {0}; releasing '{1}' instead of relaying it",
+                        gates.scripts
+                                .notAcknowledged(keys.lock(), replicated, "a relay of '" + keys.name() + "'")
+                                .getMessage(),
+                        keys.name());
+                gates.leases.release(keys, lease.owner()).whenComplete((ok, e) -> promote());
+                return Boolean.TRUE;
+            }
             if (token > 0) {
                 passed(lease, token, sentAt);
                 return Boolean.TRUE;
@@ -305,8 +319,24 @@ final class Gate {
         }
     }
 
+    @Override
+    public CompletableFuture<Boolean> releaseInRedis(RedisLease lease) {
+        return gates.leases.release(keys, lease.owner());
+    }
+
+    @Override
+    public dev.dlock.spi.Script renewScript() {
+        return Scripts.RENEW;
+    }
+
+    @Override
+    public String renewKey(RedisLease lease) {
+        return keys.lock();
+    }
+
     /** A lease of this gate was lost: the next turn acquires for itself. */
-    void lost(RedisLease lease) {
+    @Override
+    public void lost(RedisLease lease) {
         Turn next = null;
         synchronized (this) {
             if (held == lease) {

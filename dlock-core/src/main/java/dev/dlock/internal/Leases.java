@@ -40,8 +40,8 @@ final class Leases {
 
     /** A new hold, valid from the sending of the command that took it ({@code sentAt}). */
     RedisLease open(
-            LockKeys keys, String owner, long token, long leaseMillis, boolean renewed, long sentAt, Gate gate) {
-        RedisLease lease = new RedisLease(this, keys, owner, token, leaseMillis, renewed, sentAt, gate);
+            LockKeys keys, String owner, long token, long leaseMillis, boolean renewed, long sentAt, LeaseKind kind) {
+        RedisLease lease = new RedisLease(this, keys, owner, token, leaseMillis, renewed, sentAt, kind);
         watchdog.add(lease);
         events.started(keys.name());
         if (!renewed) {

@@ -4,6 +4,7 @@ import dev.dlock.LockLostException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The loss listeners ({@code onLost}) and the {@code whenLost()} future of one lease, made when first
@@ -20,13 +21,27 @@ final class LossListeners {
         this.callbacks = callbacks;
     }
 
-    void add(Consumer<? super LockLostException> listener) {
+    /**
+     * {@code Lease.onLost}: adds the listener, then reads the lease's loss; if it was lost already,
+     * the listener runs now (exactly once, whichever of this and {@link #lost} gets to it).
+     */
+    void listen(Consumer<? super LockLostException> listener, Supplier<LockLostException> loss) {
         pending.add(listener);
+        LockLostException seen = loss.get();
+        if (seen != null) {
+            runPending(seen);
+        }
     }
 
-    /** The future {@code whenLost()} copies. */
-    CompletableFuture<LockLostException> future() {
-        return future;
+    /**
+     * {@code Lease.whenLost()}: a copy of the loss future, completed at once when the lease was lost
+     * already ({@code seen}), so the caller's own thread runs what it chains on.
+     */
+    CompletableFuture<LockLostException> whenLost(LockLostException seen) {
+        if (seen != null) {
+            future.complete(seen);
+        }
+        return future.copy();
     }
 
     /** The lease was lost: completes the future and runs the listeners, on the callback executor. */

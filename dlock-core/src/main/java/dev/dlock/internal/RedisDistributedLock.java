@@ -1,6 +1,5 @@
 package dev.dlock.internal;
 
-import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockException;
 import dev.dlock.LockInfo;
@@ -12,15 +11,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.Condition;
 
 /**
  * A view of one lock name. Thread-owned holds live in the client's {@link ThreadHolds} ((name,
  * thread) → the thread's hold through {@code lock()}), so two views of one name agree and nothing
  * stays behind after the last unlock. Every acquire lines up at the name's {@link Gate}.
  */
-final class RedisDistributedLock implements DistributedLock {
-    private static final long FOREVER = Turn.FOREVER;
+final class RedisDistributedLock extends ThreadLocking {
 
     private final LockKeys keys;
     private final Gates gates;
@@ -73,7 +70,8 @@ final class RedisDistributedLock implements DistributedLock {
         return true;
     }
 
-    private boolean lockForThread(long waitNanos, boolean interruptible) throws InterruptedException {
+    @Override
+    boolean lockForThread(long waitNanos, boolean interruptible) throws InterruptedException {
         if (reenter(ownHold())) {
             return true;
         }
@@ -86,41 +84,6 @@ final class RedisDistributedLock implements DistributedLock {
     }
 
     @Override
-    public void lock() {
-        try {
-            lockForThread(FOREVER, false);
-        } catch (InterruptedException e) {
-            throw new AssertionError("uninterruptible wait was interrupted", e);
-        }
-    }
-
-    @Override
-    public void lockInterruptibly() throws InterruptedException {
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
-        lockForThread(FOREVER, true);
-    }
-
-    @Override
-    public boolean tryLock() {
-        try {
-            return lockForThread(0, false);
-        } catch (InterruptedException e) {
-            throw new AssertionError("uninterruptible wait was interrupted", e);
-        }
-    }
-
-    @Override
-    public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        Duration wait = Args.notNegative("time", time, unit);
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
-        return lockForThread(wait.toNanos(), true);
-    }
-
-    @Override
     public void unlock() {
         ThreadHolds.Hold hold = heldOrThrow();
         if (--hold.count > 0) {
@@ -128,12 +91,6 @@ final class RedisDistributedLock implements DistributedLock {
         }
         holds.remove(hold);
         hold.lease.release();
-    }
-
-    @Override
-    public Condition newCondition() {
-        throw new UnsupportedOperationException("dlock offers no conditions: waiting on one would need the"
-                + " lock to be given up and retaken atomically across processes, which Redis cannot promise");
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.dlock.internal;
 
 import dev.dlock.Lease;
 import dev.dlock.LockLostException;
+import dev.dlock.LockReplicationException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -31,7 +32,9 @@ final class RedisLease implements Lease {
     private final long leaseMillis;
     private final boolean renewed;
     private final Ticker ticker;
-    private final Gate gate; // the client's line for this lock name: every end of the lease goes through it
+    // The mutex's Gate (the client's line for this lock name) or a semaphore: every end of the lease goes
+    // through it, and it says how the lease is renewed.
+    private final LeaseKind kind;
     // The leases relayed from one hold share one Relay, which points at the newest; null until the
     // first relay. A renewal answered for an older one applies to the newest (same Redis owner).
     private volatile Relay relay;
@@ -64,7 +67,7 @@ final class RedisLease implements Lease {
             long leaseMillis,
             boolean renewed,
             long sentAt,
-            Gate gate) {
+            LeaseKind kind) {
         this.leases = leases;
         this.keys = keys;
         this.owner = owner;
@@ -73,12 +76,12 @@ final class RedisLease implements Lease {
         this.renewed = renewed;
         this.ticker = leases.ticker();
         this.deadline = Validity.deadlineFrom(sentAt, leaseMillis);
-        this.gate = gate;
+        this.kind = kind;
     }
 
     /** The next lease of the same hold, with a new token and this lease's validity (Gate's relay). */
     RedisLease relayTo(long nextToken) {
-        RedisLease next = new RedisLease(leases, keys, owner, nextToken, leaseMillis, renewed, 0, gate);
+        RedisLease next = new RedisLease(leases, keys, owner, nextToken, leaseMillis, renewed, 0, kind);
         next.deadline = deadline;
         Relay r = relay;
         if (r == null) {
@@ -104,6 +107,11 @@ final class RedisLease implements Lease {
 
     LockKeys keys() {
         return keys;
+    }
+
+    /** How this lease is released and renewed in Redis. */
+    LeaseKind kind() {
+        return kind;
     }
 
     String owner() {
@@ -185,7 +193,17 @@ final class RedisLease implements Lease {
         }
         if (state == State.HELD && deadline - ticker.nanos() > 0) {
             long sentAt = ticker.nanos();
-            if (leases.scripts().await(leases.renewNow(this), keys.lock())) {
+            Boolean ours;
+            try {
+                ours = leases.scripts().await(leases.renewNow(this), keys.lock());
+            } catch (LockReplicationException e) {
+                // Renewed on the master only: it does not count, and the hold is expired below.
+                Log.LOG.log(System.Logger.Level.WARNING, "dlock: {0}", e.getMessage());
+                ours = null;
+            }
+            if (ours == null) {
+                // not acknowledged: falls through to the expiry
+            } else if (ours) {
                 renewed(sentAt);
                 if (deadline - ticker.nanos() >= margin) {
                     return;
@@ -227,7 +245,7 @@ final class RedisLease implements Lease {
      */
     void expire(String reason) {
         if (STATE.compareAndSet(this, State.HELD, State.LOST)) {
-            leases.release(keys, owner);
+            kind.releaseInRedis(this);
             lost(reason, !renewed); // a fixed lease ends at its deadline by its holder's choice
         }
     }
@@ -237,7 +255,7 @@ final class RedisLease implements Lease {
         LockLostException loss = new LockLostException(keys.name(), token, reason);
         this.loss = loss;
         leases.lost(this, loss, planned);
-        gate.lost(this);
+        kind.lost(this);
         Log.LOG.log(
                 planned ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
                 "dlock lost lock ''{0}'' (fencing token {1}): {2}",
@@ -291,7 +309,7 @@ final class RedisLease implements Lease {
         }
         if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
             leases.released(this);
-            boolean released = leases.scripts().await(gate.release(this), keys.lock());
+            boolean released = leases.scripts().await(kind.release(this), keys.lock());
             if (!released) {
                 lossReported = true;
                 throw new LockLostException(
@@ -309,7 +327,7 @@ final class RedisLease implements Lease {
     void releaseQuietly() {
         if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
             leases.released(this);
-            gate.release(this);
+            kind.release(this);
         }
     }
 
@@ -328,23 +346,14 @@ final class RedisLease implements Lease {
     @Override
     public Lease onLost(Consumer<? super LockLostException> listener) {
         Objects.requireNonNull(listener, "listener");
-        LossListeners l = listeners();
-        l.add(listener);
-        LockLostException seen = loss;
-        if (seen != null) {
-            l.runPending(seen);
-        }
+        listeners().listen(listener, () -> loss);
         return this;
     }
 
     @Override
     public CompletableFuture<LockLostException> whenLost() {
-        CompletableFuture<LockLostException> future = listeners().future();
-        LockLostException seen = loss;
-        if (seen != null) {
-            future.complete(seen); // lost already: the caller's own thread runs what it chains on
-        }
-        return future.copy();
+        LossListeners l = listeners();
+        return l.whenLost(loss);
     }
 
     /** The leases relayed from one hold. */

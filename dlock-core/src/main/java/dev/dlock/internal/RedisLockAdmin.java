@@ -46,10 +46,18 @@ final class RedisLockAdmin implements LockAdmin {
         // Both key forms of LockKeys ("prefix:{name}", "prefix:^{hex}") in one walk; names are matched here.
         String match = escapeGlob(keyPrefix) + ":[{^]*}";
         List<LockState> held = new ArrayList<>();
+        for (int master = 0; master < scripts.masterCount(); master++) {
+            scan(master, match, pattern, held);
+        }
+        return held;
+    }
+
+    /** Walks one master's keys with SCAN pages (a cursor is only good on the node that returned it). */
+    private void scan(int master, String match, String pattern, List<LockState> held) {
         String cursor = "0";
         do {
             String[] args = {cursor, match, SCAN_COUNT, LockKeys.QUEUE_SUFFIX};
-            List<?> page = (List<?>) scripts.await(scripts.eval(SCAN, new String[0], args), match);
+            List<?> page = (List<?>) scripts.await(scripts.evalOnMaster(master, SCAN, args), match);
             cursor = (String) page.get(0);
             for (Object entry : page.subList(1, page.size())) {
                 List<?> lock = (List<?>) entry;
@@ -61,7 +69,6 @@ final class RedisLockAdmin implements LockAdmin {
                 }
             }
         } while (!cursor.equals("0"));
-        return held;
     }
 
     @Override

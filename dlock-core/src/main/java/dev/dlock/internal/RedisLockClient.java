@@ -1,9 +1,12 @@
 package dev.dlock.internal;
 
 import dev.dlock.DistributedLock;
+import dev.dlock.DistributedSemaphore;
 import dev.dlock.LockAdmin;
 import dev.dlock.LockClient;
 import dev.dlock.LockListener;
+import dev.dlock.spi.RedisUri;
+import dev.dlock.spi.ReplicaAck;
 import dev.dlock.spi.Transport;
 import dev.dlock.spi.TransportConfig;
 import java.time.Duration;
@@ -64,11 +67,12 @@ final class RedisLockClient implements LockClient {
         }
         LeaseTime leaseTime = new LeaseTime(leaseMillis);
         Events events = Events.of(options.listeners());
-        this.scripts = new ScriptRunner(transport, maskedUri, commandTimeout);
+        this.scripts = new ScriptRunner(transport, maskedUri, commandTimeout, options.replicaAck());
         this.callbacks = Callbacks.on(options.callbackExecutor(), owners.clientId(), lifecycle);
         this.watchdog = new Watchdog(scripts, ticker, transport::slot, leaseTime, events);
         this.leases = new Leases(scripts, ticker, scheduler, callbacks, watchdog, lifecycle, events);
-        WaitRoom waitRoom = new WaitRoom(transport, scheduler, ticker, controls.crossLockGrant());
+        WaitRoom waitRoom =
+                new WaitRoom(transport, scheduler, ticker, controls.crossLockGrant(), commandTimeout.plusSeconds(1));
         this.acquirer = new Acquirer(
                 scripts, ticker, scheduler, waitRoom, leases, leaseTime, owners, !controls.expiredHandoff());
         this.gates = new Gates(acquirer, lifecycle, controls.expiredHandoff(), events);
@@ -95,8 +99,12 @@ final class RedisLockClient implements LockClient {
      */
     static LockClient connect(ClientOptions options) {
         Transport transport = options.transport()
-                .connect(new TransportConfig(
-                        options.redisUri(), options.maskedUri(), options.commandTimeout(), options.clientName()));
+                .connect(new TransportConfig(options.uri(), options.commandTimeout(), options.clientName()));
+        if (options.replicaAck() != null && !transport.waitsForReplicas()) {
+            transport.close();
+            throw new IllegalArgumentException("replicaAcks needs a transport that can wait for replicas; "
+                    + transport.getClass().getName() + " cannot (" + options.maskedUri() + ")");
+        }
         RedisLockClient client = new RedisLockClient(transport, options, Ticker.SYSTEM, null);
         ServerChecks.warnOnEviction(client.scripts, client.lifecycle, options.maskedUri());
         return client;
@@ -113,9 +121,20 @@ final class RedisLockClient implements LockClient {
             ScheduledExecutorService scheduler,
             Executor callbacks,
             LockListener... listeners) {
+        return on(transport, leaseMillis, ticker, scheduler, callbacks, null, listeners);
+    }
+
+    /** As {@link #on(Transport, long, Ticker, ScheduledExecutorService, Executor, LockListener...)}, with replicaAcks. */
+    static RedisLockClient on(
+            Transport transport,
+            long leaseMillis,
+            Ticker ticker,
+            ScheduledExecutorService scheduler,
+            Executor callbacks,
+            ReplicaAck replicaAck,
+            LockListener... listeners) {
         ClientOptions options = new ClientOptions(
-                "redis://test",
-                "redis://test",
+                RedisUri.parse("redis://test"),
                 Duration.ofMillis(leaseMillis),
                 "dlock",
                 Duration.ofSeconds(2),
@@ -124,7 +143,8 @@ final class RedisLockClient implements LockClient {
                 LockClient.Builder.MAX_NAME_LENGTH,
                 callbacks,
                 Controls.NONE,
-                List.of(listeners));
+                List.of(listeners),
+                replicaAck);
         return new RedisLockClient(transport, options, ticker, scheduler);
     }
 
@@ -139,6 +159,15 @@ final class RedisLockClient implements LockClient {
         lifecycle.checkOpen();
         return new RedisDistributedLock(
                 LockKeys.of(keyPrefix, name), gates, holds, owners, leaseMillis, scripts, callbacks, lifecycle);
+    }
+
+    @Override
+    public DistributedSemaphore semaphore(String name, int permits) {
+        Args.name(name, maxNameLength);
+        RedisSemaphore.checkPermits("permits", permits);
+        lifecycle.checkOpen();
+        return new RedisSemaphore(
+                SemaphoreKeys.of(keyPrefix, name), permits, acquirer, leaseMillis, callbacks, lifecycle);
     }
 
     @Override
@@ -164,12 +193,12 @@ final class RedisLockClient implements LockClient {
         }
         gates.close();
         List<CompletableFuture<Boolean>> releases = new ArrayList<>();
-        for (Acquisition waiting : acquirer.waitRoom.acquisitions()) {
+        for (Waiting waiting : acquirer.waitRoom.acquisitions()) {
             releases.add(waiting.abortForClose());
         }
         for (RedisLease lease : leases.held()) {
             lease.markReleasedForClose();
-            releases.add(leases.release(lease.keys(), lease.owner()));
+            releases.add(lease.kind().releaseInRedis(lease));
         }
         holds.clear();
         try {

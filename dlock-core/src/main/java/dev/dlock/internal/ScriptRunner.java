@@ -2,8 +2,11 @@ package dev.dlock.internal;
 
 import dev.dlock.LockConnectionException;
 import dev.dlock.LockException;
+import dev.dlock.LockReplicationException;
 import dev.dlock.LockServerException;
 import dev.dlock.spi.RedisReplyException;
+import dev.dlock.spi.ReplicaAck;
+import dev.dlock.spi.Replicated;
 import dev.dlock.spi.Script;
 import dev.dlock.spi.Transport;
 import java.time.Duration;
@@ -23,11 +26,17 @@ final class ScriptRunner {
     private final Transport transport;
     private final String maskedUri;
     private final Duration commandTimeout;
+    private final ReplicaAck ack; // null: no replica acknowledgement
+    private final long awaitMillis;
+    private final boolean sharded; // hand-off messages through SPUBLISH
 
-    ScriptRunner(Transport transport, String maskedUri, Duration commandTimeout) {
+    ScriptRunner(Transport transport, String maskedUri, Duration commandTimeout, ReplicaAck ack) {
         this.transport = transport;
         this.maskedUri = maskedUri;
         this.commandTimeout = commandTimeout;
+        this.ack = ack;
+        this.awaitMillis = commandTimeout.toMillis() + 1000 + (ack == null ? 0 : ack.timeoutMillis());
+        this.sharded = transport.shardedPubSub();
     }
 
     /** The longest one command may take. */
@@ -38,16 +47,61 @@ final class ScriptRunner {
     /** Runs a script; a transport that throws instead of failing the future fails it here. */
     CompletableFuture<Object> eval(Script script, String[] keys, String[] args) {
         try {
-            return transport.eval(script, keys, args);
+            return transport.eval(sharded ? Scripts.sharded(script) : script, keys, args);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
+    /** How many masters hold keys (a cluster's; 1 otherwise). */
+    int masterCount() {
+        return transport.masterCount();
+    }
+
+    /** Runs a keyless script on one master; see {@link Transport#evalOnMaster}. */
+    CompletableFuture<Object> evalOnMaster(int master, Script script, String[] args) {
+        try {
+            return transport.evalOnMaster(master, script, args);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * Runs a script whose writes grant or keep a lock: with {@code replicaAcks}, the transport waits
+     * for the replicas on the connection that ran it; without, the count is 0 and {@link
+     * #acknowledged} is always true.
+     */
+    CompletableFuture<Replicated> evalGranting(Script script, String[] keys, String[] args) {
+        if (ack == null) {
+            return eval(script, keys, args).thenApply(reply -> new Replicated(reply, 0));
+        }
+        try {
+            return transport.evalReplicated(sharded ? Scripts.sharded(script) : script, keys, args, ack);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Whether writes wait for replicas at all. */
+    boolean waitsForReplicas() {
+        return ack != null;
+    }
+
+    /** Whether enough replicas acknowledged (always, without {@code replicaAcks}). */
+    boolean acknowledged(Replicated reply) {
+        return ack == null || reply.acknowledged() >= ack.replicas();
+    }
+
+    /** The failure of a write that too few replicas acknowledged; {@code what} names the write. */
+    LockReplicationException notAcknowledged(String key, Replicated reply, String what) {
+        return new LockReplicationException(key, reply.acknowledged(), ack.replicas(), what);
+    }
+
     /** Waits for a command's reply, bounded by the command timeout, and translates failures. */
     <T> T await(CompletableFuture<T> future, String key) {
         try {
-            return future.get(commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+            return future.get(awaitMillis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LockException("interrupted while waiting for Redis about " + key, e);

@@ -14,8 +14,32 @@ final class Scripts {
     static final Script RENEW = load("renew", Script.Reply.ARRAY);
     static final Script INFO = loadWithCommon("info", Script.Reply.ARRAY);
     static final Script SERVER_POLICY = load("server-policy", Script.Reply.ARRAY);
+    static final Script SEMAPHORE_ACQUIRE = loadShared("semaphore-acquire", Script.Reply.INTEGER);
+    static final Script SEMAPHORE_RELEASE = loadShared("semaphore-release", Script.Reply.INTEGER);
+    static final Script SEMAPHORE_RENEW = load("semaphore-renew", Script.Reply.ARRAY);
+    static final Script SEMAPHORE_INFO = loadShared("semaphore-info", Script.Reply.ARRAY);
+    static final Script SEMAPHORE_SET = loadShared("semaphore-set", Script.Reply.INTEGER);
+
+    private static final String PUBLISH = "redis.call('PUBLISH', ";
+    private static final java.util.Map<Script, Script> SHARDED = new java.util.concurrent.ConcurrentHashMap<>();
 
     private Scripts() {}
+
+    /**
+     * The script as it must run where hand-off messages go through sharded pub/sub (a Redis 7 cluster,
+     * {@code Transport.shardedPubSub()}): {@code SPUBLISH} in place of {@code PUBLISH}. The channel is
+     * under the lock's hash tag, so it is in the slot of the script's keys, as a script requires.
+     * Scripts that publish nothing are returned as they are.
+     */
+    static Script sharded(Script script) {
+        if (!script.source().contains(PUBLISH)) {
+            return script;
+        }
+        return SHARDED.computeIfAbsent(
+                script,
+                s -> Script.of(
+                        s.name() + "-sharded", s.source().replace(PUBLISH, "redis.call('SPUBLISH', "), s.reply()));
+    }
 
     /** Loads {@code name.lua}. */
     static Script load(String name, Script.Reply reply) {
@@ -25,6 +49,11 @@ final class Scripts {
     /** Loads {@code name.lua} with the shared constants and functions of {@code common.lua} before it. */
     static Script loadWithCommon(String name, Script.Reply reply) {
         return Script.of(name, source("common") + "\n" + source(name), reply);
+    }
+
+    /** Loads {@code name.lua} after {@code common.lua} and the shared-lock model's {@code shared.lua}. */
+    static Script loadShared(String name, Script.Reply reply) {
+        return Script.of(name, source("common") + "\n" + source("shared") + "\n" + source(name), reply);
     }
 
     private static String source(String name) {

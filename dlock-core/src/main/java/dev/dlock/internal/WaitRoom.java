@@ -1,6 +1,7 @@
 package dev.dlock.internal;
 
 import dev.dlock.spi.Transport;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -8,7 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Multiplexes every waiter of one client onto one pub/sub connection, with one subscription per
@@ -38,12 +41,24 @@ final class WaitRoom {
     private final ConcurrentHashMap<String, Channel> channels = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Waiter> byWait = new ConcurrentHashMap<>();
     private final boolean grantByOwner; // the negative control of Controls.CROSS_LOCK_GRANT
+    private final Duration subscribeBound;
 
-    WaitRoom(Transport transport, ScheduledExecutorService scheduler, Ticker ticker, boolean grantByOwner) {
+    /**
+     * @param subscribeBound how long a subscription may go unconfirmed before the waits on it fail: the
+     *     SPI promises an answer within the command timeout, and a transport that breaks the promise
+     *     must fail those waits rather than hang them
+     */
+    WaitRoom(
+            Transport transport,
+            ScheduledExecutorService scheduler,
+            Ticker ticker,
+            boolean grantByOwner,
+            Duration subscribeBound) {
         this.transport = transport;
         this.scheduler = scheduler;
         this.ticker = ticker;
         this.grantByOwner = grantByOwner;
+        this.subscribeBound = subscribeBound;
         transport.onMessage(this::onMessageLogged);
     }
 
@@ -96,18 +111,35 @@ final class WaitRoom {
      * channel whose subscribe failed is replaced by a fresh subscription: one failure must not fail
      * every later wait for the lock.
      */
-    Waiter join(String channel, String owner, String waitId, Acquisition acquisition) {
+    Waiter join(String channel, String owner, String waitId, Waiting acquisition) {
         Waiter waiter = new Waiter(owner, waitId, acquisition);
         // subscribe() only queues the command, so calling it under the map's lock keeps the order
         // of a channel's UNSUBSCRIBE and a later SUBSCRIBE without blocking anyone
         Channel joined = channels.compute(channel, (name, c) -> {
             Channel j = c == null || c.subscribed.isCompletedExceptionally()
-                    ? new Channel(name, transport.subscribe(name))
+                    ? new Channel(name, bounded(name, transport.subscribe(name)))
                     : c;
             j.members++;
             return j;
         });
         return enter(joined, waiter);
+    }
+
+    /**
+     * The subscription as the waits see it: failed with a {@link TimeoutException} if the transport has
+     * not confirmed it within the bound, so that the next join subscribes anew.
+     */
+    private CompletableFuture<Void> bounded(String name, CompletableFuture<Void> subscribe) {
+        CompletableFuture<Void> bounded = subscribe.copy();
+        if (!bounded.isDone()) {
+            ScheduledFuture<?> timer = scheduler.schedule(
+                    () -> bounded.completeExceptionally(
+                            new TimeoutException("SUBSCRIBE " + name + " was not confirmed within " + subscribeBound)),
+                    subscribeBound.toNanos(),
+                    TimeUnit.NANOSECONDS);
+            bounded.whenComplete((ok, error) -> timer.cancel(false));
+        }
+        return bounded;
     }
 
     /** Makes a waiter that is counted as a member of {@code c} reachable by messages. */
@@ -122,7 +154,7 @@ final class WaitRoom {
      * Joins the channel only if this client is already subscribed to it and Redis has confirmed
      * that; returns null otherwise, changing nothing.
      */
-    Waiter joinIfSubscribed(String channel, String owner, String waitId, Acquisition acquisition) {
+    Waiter joinIfSubscribed(String channel, String owner, String waitId, Waiting acquisition) {
         Channel c = channels.get(channel);
         if (c == null || !c.subscribed.isDone() || c.subscribed.isCompletedExceptionally()) {
             return null;
@@ -215,8 +247,8 @@ final class WaitRoom {
     }
 
     /** The acquisitions waiting right now, for the client's close. */
-    List<Acquisition> acquisitions() {
-        List<Acquisition> all = new ArrayList<>();
+    List<Waiting> acquisitions() {
+        List<Waiting> all = new ArrayList<>();
         for (Waiter w : byWait.values()) {
             all.add(w.acquisition);
         }
@@ -255,12 +287,12 @@ final class WaitRoom {
 
         final String owner;
         final String waitId;
-        final Acquisition acquisition;
+        final Waiting acquisition;
         private volatile Channel channel;
         private volatile CompletableFuture<Boolean> signal = new CompletableFuture<>();
         private volatile long grantedToken = NONE;
 
-        Waiter(String owner, String waitId, Acquisition acquisition) {
+        Waiter(String owner, String waitId, Waiting acquisition) {
             this.owner = owner;
             this.waitId = waitId;
             this.acquisition = acquisition;

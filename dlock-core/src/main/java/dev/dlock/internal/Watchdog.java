@@ -1,5 +1,6 @@
 package dev.dlock.internal;
 
+import dev.dlock.spi.Script;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -45,23 +46,26 @@ final class Watchdog {
         return leases;
     }
 
-    /** One round: expire overdue leases, then renew the rest in batches. */
+    /** One round: expire overdue leases, then renew the rest in batches, per renewal script and slot. */
     void tick() {
         long now = ticker.nanos();
-        Map<Integer, List<RedisLease>> bySlot = new HashMap<>();
+        Map<Script, Map<Integer, List<RedisLease>>> byKind = new HashMap<>();
         for (RedisLease lease : leases) {
             if (lease.deadline() - now <= 0) {
                 lease.expire("it could not be renewed before its lease of " + lease.leaseMillis() + " ms ran out");
             } else if (lease.isRenewed() && lease.isHeld()) {
-                bySlot.computeIfAbsent(slot.applyAsInt(lease.keys().lock()), s -> new ArrayList<>())
+                byKind.computeIfAbsent(lease.kind().renewScript(), s -> new HashMap<>())
+                        .computeIfAbsent(slot.applyAsInt(lease.keys().lock()), s -> new ArrayList<>())
                         .add(lease);
             }
         }
-        for (List<RedisLease> slot : bySlot.values()) {
-            for (int from = 0; from < slot.size(); from += BATCH) {
-                renew(slot.subList(from, Math.min(slot.size(), from + BATCH)), leaseTime.millis());
+        byKind.forEach((script, bySlot) -> {
+            for (List<RedisLease> slot : bySlot.values()) {
+                for (int from = 0; from < slot.size(); from += BATCH) {
+                    renew(script, slot.subList(from, Math.min(slot.size(), from + BATCH)), leaseTime.millis());
+                }
             }
-        }
+        });
     }
 
     /** Renews one lease now (a thread re-entering it); true when Redis still had it for its owner. */
@@ -74,21 +78,35 @@ final class Watchdog {
      * one key): its renewal, or {@code Lease.expireIn}. True when Redis still had the key for the owner.
      */
     CompletableFuture<Boolean> setTtl(RedisLease lease, String millisArg) {
-        return scripts.eval(Scripts.RENEW, new String[] {lease.keys().lock()}, new String[] {millisArg, lease.owner()})
-                .thenApply(reply -> ((Long) ((List<?>) reply).get(0)) == 1L);
+        String key = lease.kind().renewKey(lease);
+        return scripts.evalGranting(
+                        lease.kind().renewScript(), new String[] {key}, new String[] {millisArg, lease.owner()})
+                .thenApply(replicated -> {
+                    boolean ours = ((Long) ((List<?>) replicated.reply()).get(0)) == 1L;
+                    if (ours && !scripts.acknowledged(replicated)) {
+                        throw scripts.notAcknowledged(
+                                key,
+                                replicated,
+                                "the new expiry of '" + lease.keys().name() + "'");
+                    }
+                    return ours;
+                });
     }
 
-    private void renew(List<RedisLease> batch, long leaseMillis) {
+    private void renew(Script script, List<RedisLease> batch, long leaseMillis) {
         String[] keys = new String[batch.size()];
         String[] args = new String[batch.size() + 1];
         args[0] = leaseTime.arg(leaseMillis);
         for (int i = 0; i < keys.length; i++) {
             RedisLease lease = batch.get(i);
-            keys[i] = lease.keys().lock();
+            keys[i] = lease.kind().renewKey(lease);
             args[i + 1] = lease.owner();
         }
         long sentAt = ticker.nanos();
-        scripts.eval(Scripts.RENEW, keys, args).whenComplete((reply, error) -> {
+        scripts.evalGranting(script, keys, args).whenComplete((replicated, error) -> {
+            if (error == null && !scripts.acknowledged(replicated)) {
+                error = scripts.notAcknowledged(keys[0], replicated, "a renewal of " + batch.size() + " lease(s)");
+            }
             events.renewal(batch.size(), error == null);
             if (error != null) {
                 // Retried next round; the deadline check marks a lease lost if it keeps failing.
@@ -99,7 +117,7 @@ final class Watchdog {
                         error.toString());
                 return;
             }
-            List<?> results = (List<?>) reply;
+            List<?> results = (List<?>) replicated.reply();
             for (int i = 0; i < batch.size(); i++) {
                 RedisLease lease = batch.get(i).newest(); // relayed meanwhile: same hold, same owner
                 if (((Long) results.get(i)) == 1L) {

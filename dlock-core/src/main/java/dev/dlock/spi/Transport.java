@@ -63,6 +63,75 @@ public interface Transport extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * Whether this transport can {@linkplain #evalReplicated wait for replicas}. A client built with
+     * {@code replicaAcks} refuses, before any I/O, a transport that cannot.
+     *
+     * @return true if {@link #evalReplicated} is implemented
+     */
+    default boolean waitsForReplicas() {
+        return false;
+    }
+
+    /**
+     * Runs a script as {@link #eval} does and then {@code WAIT} (or, for {@link ReplicaAck#fsync()},
+     * {@code WAITAOF 0 n timeout}) on the very connection that ran it, so that the count covers the
+     * script's writes. If that connection is lost before the wait answered (even if a reconnect
+     * follows), or a resend after {@code NOSCRIPT} went on another connection, the future fails with
+     * a {@link dev.dlock.LockConnectionException}: a wait sent on a new connection would cover none
+     * of the script's writes and report a false acknowledgement.
+     *
+     * @param script the script
+     * @param keys its KEYS, under {@link #eval}'s rule
+     * @param args its ARGV, under {@link #eval}'s rule
+     * @param ack how many replicas to wait for, and how long
+     * @return a future of the script's reply and the number of replicas that acknowledged it
+     * @throws UnsupportedOperationException if {@link #waitsForReplicas()} is false (the default)
+     */
+    default CompletableFuture<Replicated> evalReplicated(Script script, String[] keys, String[] args, ReplicaAck ack) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot wait for replicas");
+    }
+
+    /**
+     * How many masters hold keys: 1 for a standalone server or Sentinel (the default), the number of
+     * masters of a cluster as this transport last saw its topology.
+     *
+     * @return at least 1
+     */
+    default int masterCount() {
+        return 1;
+    }
+
+    /**
+     * Runs a keyless script on one master (a {@code SCAN} page of {@code LockAdmin.list}, whose cursor
+     * is only good on the node that returned it). Masters are numbered 0 to {@link #masterCount()} − 1
+     * in a stable order (a cluster's by node id); a topology change between calls may skip or repeat
+     * a node's keys, as {@code SCAN} itself may.
+     *
+     * @param master the master's number
+     * @param script the script, which takes no KEYS
+     * @param args its ARGV
+     * @return a future of the reply; fails with {@link IndexOutOfBoundsException} for a master that is
+     *     no longer there
+     */
+    default CompletableFuture<Object> evalOnMaster(int master, Script script, String[] args) {
+        if (master != 0) {
+            return CompletableFuture.failedFuture(new IndexOutOfBoundsException("master " + master + " of 1"));
+        }
+        return eval(script, new String[0], args);
+    }
+
+    /**
+     * Whether {@link #subscribe} uses sharded pub/sub ({@code SSUBSCRIBE}, Redis 7.0 Cluster), so
+     * that dlock's scripts must publish with {@code SPUBLISH}; false (the default) means {@code
+     * SUBSCRIBE} and {@code PUBLISH}.
+     *
+     * @return true for sharded pub/sub
+     */
+    default boolean shardedPubSub() {
+        return false;
+    }
+
     /** Closes the connections and releases threads; idempotent. */
     @Override
     void close();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dlock.DistributedLock;
+import dev.dlock.DistributedSemaphore;
 import dev.dlock.Lease;
 import dev.dlock.LockAdmin;
 import dev.dlock.LockClient;
@@ -30,6 +31,38 @@ final class ApiArgumentsTest {
     void close() {
         redis.answerEverything();
         client.close();
+    }
+
+    @Test
+    void semaphoreArguments_areCheckedBeforeAnyIo_namingTheArgument() {
+        int before = redis.evals.get();
+        assertThatThrownBy(() -> client.semaphore(null, 1))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("name");
+        assertThatThrownBy(() -> client.semaphore("s", 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("permits");
+        DistributedSemaphore semaphore = client.semaphore("s", 3);
+        assertThatThrownBy(() -> semaphore.acquire(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> semaphore.acquire(4))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("n must be between 1 and the semaphore's 3 permits, was 4");
+        assertThatThrownBy(() -> semaphore.tryAcquire(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> semaphore.tryAcquire(1, Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("wait");
+        assertThatThrownBy(() -> semaphore.tryAcquire(1, Duration.ZERO, Duration.ofMillis(99)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("leaseTime");
+        assertThatThrownBy(() -> semaphore.acquireAsync(5, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> semaphore.setPermits(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("permits");
+        assertThat(redis.evals.get()).as("nothing sent").isEqualTo(before);
+        client.close();
+        assertThatThrownBy(() -> client.semaphore("s", 3)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(semaphore::acquire).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(semaphore::availablePermits).isInstanceOf(IllegalStateException.class);
     }
 
     @Test

@@ -30,8 +30,8 @@ final class ArgsTest {
 
     @Test
     void checkUri_masksPassword_andRejectsOtherSchemes() {
-        assertThat(ClientOptions.checkUri("redis://:pw@host:1/0")).isEqualTo("redis://:***@host:1/0");
-        assertThat(ClientOptions.checkUri("rediss://user:pw@host")).isEqualTo("rediss://user:***@host");
+        assertThat(ClientOptions.checkUri("redis://:pw@host:1/0").masked()).isEqualTo("redis://:***@host:1/0");
+        assertThat(ClientOptions.checkUri("rediss://user:pw@host").masked()).isEqualTo("rediss://user:***@host");
         assertThatThrownBy(() -> ClientOptions.checkUri("http://host")).hasMessageContaining("redisUri");
         assertThatThrownBy(() -> ClientOptions.checkUri("")).hasMessageContaining("redisUri");
     }

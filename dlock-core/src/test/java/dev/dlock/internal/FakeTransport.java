@@ -1,5 +1,7 @@
 package dev.dlock.internal;
 
+import dev.dlock.spi.ReplicaAck;
+import dev.dlock.spi.Replicated;
 import dev.dlock.spi.Script;
 import dev.dlock.spi.Transport;
 import java.util.List;
@@ -14,7 +16,7 @@ import java.util.function.BiConsumer;
 /** A transport whose replies and messages the test hands out, one by one. */
 final class FakeTransport implements Transport {
     /** One script call, waiting for the test's reply. */
-    record Call(Script script, String[] keys, String[] args, CompletableFuture<Object> reply) {}
+    record Call(Script script, String[] keys, String[] args, CompletableFuture<Object> reply, boolean replicated) {}
 
     private final BlockingQueue<Call> calls = new LinkedBlockingQueue<>();
     /** The channels subscribed and unsubscribed, in order. */
@@ -46,8 +48,28 @@ final class FakeTransport implements Transport {
             return CompletableFuture.completedFuture(List.of("noeviction", 0L));
         }
         CompletableFuture<Object> reply = new CompletableFuture<>();
-        calls.add(new Call(script, keys.clone(), args.clone(), reply));
+        calls.add(new Call(script, keys.clone(), args.clone(), reply, false));
         return reply;
+    }
+
+    /** Whether it claims to wait for replicas; a call through evalReplicated is answered with a {@link Replicated}. */
+    volatile boolean waitsForReplicas;
+
+    @Override
+    public boolean waitsForReplicas() {
+        return waitsForReplicas;
+    }
+
+    @Override
+    public CompletableFuture<Replicated> evalReplicated(Script script, String[] keys, String[] args, ReplicaAck ack) {
+        evals.incrementAndGet();
+        if (answerAll) {
+            return CompletableFuture.completedFuture(new Replicated(0L, 0));
+        }
+        CompletableFuture<Object> reply = new CompletableFuture<>();
+        calls.add(new Call(script, keys.clone(), args.clone(), reply, true));
+        // answerEverything() completes with a bare 0: no replica acknowledged it
+        return reply.thenApply(o -> o instanceof Replicated r ? r : new Replicated(o, 0));
     }
 
     /** The next call the client made, within 5 s. */
@@ -70,6 +92,13 @@ final class FakeTransport implements Transport {
 
     private volatile RuntimeException subscribeFailure;
 
+    private volatile boolean holdSubscribes;
+
+    /** From now on subscribes are never confirmed (a transport that breaks the SPI's promise). */
+    void holdSubscribes() {
+        holdSubscribes = true;
+    }
+
     /** The next subscribe fails with {@code failure} (as a refused or timed-out SUBSCRIBE). */
     void failNextSubscribe(RuntimeException failure) {
         subscribeFailure = failure;
@@ -78,6 +107,9 @@ final class FakeTransport implements Transport {
     @Override
     public CompletableFuture<Void> subscribe(String channel) {
         subscribed.add(channel);
+        if (holdSubscribes) {
+            return new CompletableFuture<>();
+        }
         RuntimeException failure = subscribeFailure;
         if (failure != null) {
             subscribeFailure = null;

@@ -1,8 +1,10 @@
 package dev.dlock.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dlock.Lease;
+import dev.dlock.LockConnectionException;
 import dev.dlock.LockLostException;
 import java.time.Duration;
 import java.util.List;
@@ -169,5 +171,28 @@ final class TimingTest {
         Lease lease = acquire.get(5, TimeUnit.SECONDS);
         assertThat(lease.fencingToken()).isEqualTo(42);
         assertThat(millis(lease.remaining())).isEqualTo(LEASE_MS - LEASE_MS / 100 - 2);
+    }
+
+    @Test
+    void aSubscriptionTheTransportNeverConfirms_failsTheWait_andTheNextWaitSubscribesAnew() throws Exception {
+        redis.holdSubscribes();
+        CompletableFuture<Lease> acquire = client.lock("s").acquireAsync(Duration.ofSeconds(60));
+        nextCall().reply().complete(BUSY_30S);
+        assertThat(redis.subscribed).hasSize(1);
+        time.advance(2000); // the command timeout of RedisLockClient.on: not yet
+        assertThat(acquire).isNotDone();
+        time.advance(1000);
+        FakeTransport.Call release = nextCall(); // the failed wait leaves nothing behind
+        assertThat(release.script()).isSameAs(Scripts.RELEASE);
+        release.reply().complete(0L);
+        assertThat(acquire).isCompletedExceptionally();
+        assertThatThrownBy(acquire::join)
+                .cause()
+                .isInstanceOf(LockConnectionException.class)
+                .hasMessageContaining("was not confirmed within");
+        CompletableFuture<Lease> again = client.lock("s").acquireAsync(Duration.ofSeconds(60));
+        nextCall().reply().complete(BUSY_30S);
+        assertThat(redis.subscribed).as("a fresh SUBSCRIBE, not the stuck one").hasSize(2);
+        again.cancel(true);
     }
 }

@@ -22,7 +22,7 @@ final class WaitRoomLingerTest {
     private final AtomicLong now = new AtomicLong();
     private final FakeTransport transport = new FakeTransport();
     private final ManualTimer timer = new ManualTimer();
-    private final WaitRoom room = new WaitRoom(transport, timer, now::get, false);
+    private final WaitRoom room = new WaitRoom(transport, timer, now::get, false, java.time.Duration.ofSeconds(3));
 
     @AfterEach
     void stopTimer() {

@@ -1,0 +1,102 @@
+-- The shared-lock model (docs/lock-family.md), put after common.lua before the semaphore-*.lua scripts
+-- (Scripts.loadShared). Holders with weights against a capacity, each holder its own lease with its
+-- expiry in server time, and a FIFO queue that a release grants from, head first, as many waiters as
+-- now fit. Keys of one name, all under its hash tag:
+--   record   prefix:{N}           string '<kind> <declared> <capacity>' (7 idle days): the kind of the name
+--                                 and its capacity; a string, so the mutex's scripts (HGET) refuse it
+--   fence    prefix:{N}:fence     the name's fencing counter, shared with the mutex (common.lua)
+--   holds    prefix:{N}:holds     hash: owner -> '<weight> <token> <expiry ms, server time>[ g]' (g: granted,
+--                                 not yet taken by its waiter)
+--   queue    prefix:{N}:sq        zset: owner -> server time in µs of its first queueing (FIFO)
+--   entries  prefix:{N}:sqe       hash: owner -> '<expiry ms> <lease ms> <wait id> <weight>'
+
+-- The capacity in the name's record, made with 'declared' when absent (declared nil: not made). Returns
+-- capacity (nil when absent and not made), or nil plus an error reply: the record holds another kind
+-- (or a mutex's hash, or something not dlock's), or was made with another count than 'declared'.
+local function shared_record(key, kind, declared)
+  local raw = redis.pcall('GET', key)
+  if type(raw) == 'table' and raw.err then
+    local t = redis.call('TYPE', key).ok
+    local what = t == 'hash' and 'a dlock lock (a hash)' or ('a ' .. t)
+    return nil, 'WRONGTYPE dlock key ' .. key .. ' holds ' .. what .. ', not a dlock ' .. kind .. '; nothing was changed'
+  end
+  if not raw then
+    if not declared then return nil end
+    redis.call('SET', key, kind .. ' ' .. declared .. ' ' .. declared, 'PX', FENCE_IDLE_MS)
+    return tonumber(declared)
+  end
+  local k, d, c = string.match(raw, '^(%a+) (%d+) (%d+)$')
+  if k ~= kind then
+    return nil, 'WRONGTYPE dlock key ' .. key .. " holds '" .. string.sub(raw, 1, 40) .. "', not a dlock " .. kind
+      .. '; nothing was changed'
+  end
+  if declared and d ~= declared then
+    return nil, 'ERR dlock ' .. kind .. ' ' .. key .. ' was created with ' .. d .. ' permits (now ' .. c
+      .. '), not the ' .. declared .. ' this client was given; nothing was changed'
+  end
+  redis.call('PEXPIRE', key, FENCE_IDLE_MS)
+  return tonumber(c)
+end
+
+-- Reads the holders at server time 'now' (ms): removes those whose lease ran out (their weight comes
+-- back) and returns the weight the others hold together and the earliest expiry among them (nil: none).
+-- One HGETALL: a holder's expiry lives in its own entry, so no other key can expire apart from it.
+local function shared_scan(holds, now)
+  local all = redis.call('HGETALL', holds)
+  local used, earliest = 0, nil
+  for i = 1, #all, 2 do
+    local weight, expiry = string.match(all[i + 1], '^(%d+) %d+ (%d+)')
+    expiry = tonumber(expiry)
+    if not expiry or expiry <= now then
+      redis.call('HDEL', holds, all[i])
+    else
+      used = used + tonumber(weight)
+      if not earliest or expiry < earliest then earliest = expiry end
+    end
+  end
+  return used, earliest
+end
+
+-- Writes a holder's entry: '<weight> <token> <expiry ms>' (+ ' g' when granted and not yet taken). The
+-- hash lives 7 idle days, and never less than the lease it holds.
+local function shared_hold(holds, owner, weight, token, expiry, lease, granted)
+  redis.call('HSET', holds, owner, weight .. ' ' .. token .. ' ' .. string.format('%d', expiry) .. (granted and ' g' or ''))
+  redis.call('PEXPIRE', holds, math.max(tonumber(FENCE_IDLE_MS), lease))
+end
+
+-- Grants queued waiters from the head, as many as now fit beside the 'used' weight: pops heads whose
+-- entry expired (waiters that died; at most 32 per call) or that ask for more than the capacity (they
+-- fail at their next try), and stops at the first live head that does not fit (strict FIFO: nobody
+-- overtakes it). Each grant issues a token, makes the waiter a holder with its own lease time and 'g'
+-- set, and publishes 'g <token> <wait id> <owner>' on that waiter's client's channel only.
+-- Returns the weight held afterwards and how many were granted.
+local function shared_grant(record, fence, holds, queue, entries, capacity, used, t)
+  if not capacity or redis.call('EXISTS', queue) == 0 then return used, 0 end
+  local now = millis(t)
+  local granted, skipped = 0, 0
+  while skipped < 32 do
+    local head = redis.call('ZRANGE', queue, 0, 0)[1]
+    if not head then break end
+    local entry = redis.call('HGET', entries, head)
+    local expiry, lease, wait, weight
+    if entry then expiry, lease, wait, weight = string.match(entry, '^(%d+) (%d+) (%S+) (%d+)$') end
+    if not expiry or tonumber(expiry) <= now or tonumber(weight) > capacity then
+      leave_queue(queue, entries, head)
+      skipped = skipped + 1
+    else
+      weight = tonumber(weight)
+      if used + weight > capacity then break end
+      local token = issue_token(fence, t)
+      if not token then
+        redis.call('PUBLISH', channel_of(record, head), 'free') -- no token: let the head try itself
+        break
+      end
+      leave_queue(queue, entries, head)
+      shared_hold(holds, head, weight, token, now + tonumber(lease), tonumber(lease), true)
+      redis.call('PUBLISH', channel_of(record, head), 'g ' .. token .. ' ' .. wait .. ' ' .. head)
+      used = used + weight
+      granted = granted + 1
+    end
+  end
+  return used, granted
+end
