@@ -46,8 +46,8 @@ final class CommandChannel extends ReconnectingChannel<EvalCommand> {
     private final ArrayDeque<EvalCommand> retry = new ArrayDeque<>(); // answered NOSCRIPT, to resend; guarded by lock
     private final List<ArrayDeque<EvalCommand>> unsent = List.of(retry, waiting); // resends go first
 
-    CommandChannel(RedisEndpoint endpoint, String clientName, Duration timeout, String maskedUri) {
-        super(endpoint, clientName, timeout, maskedUri, "dlock-resp-");
+    CommandChannel(ServerDialer dialer, String clientName, Duration timeout, String maskedUri) {
+        super(dialer, clientName, timeout, maskedUri, "dlock-resp-");
     }
 
     void send(EvalCommand command) {
@@ -145,14 +145,19 @@ final class CommandChannel extends ReconnectingChannel<EvalCommand> {
 
     @Override
     void onReply(Link<EvalCommand> l, Object reply) throws IOException {
-        boolean noScript = reply instanceof ErrorReply error && error.message().startsWith("NOSCRIPT");
         EvalCommand command;
         boolean retried = false;
         List<EvalCommand> overtaken = null;
         boolean flush = false;
         lock.lock();
         try {
-            command = l.sent.pollFirst();
+            command = l.sent.peekFirst();
+            if (command != null && (reply = command.reply(reply)) == EvalCommand.MORE) {
+                return; // a script whose WAIT follows (ReplicatedEval): it completes with both replies
+            }
+            l.sent.pollFirst();
+            boolean noScript =
+                    reply instanceof ErrorReply error && error.message().startsWith("NOSCRIPT");
             if (command != null && link == l) {
                 if (noScript && !command.sentAsSource) {
                     retried = true;

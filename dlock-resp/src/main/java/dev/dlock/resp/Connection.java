@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -34,13 +35,13 @@ final class Connection implements AutoCloseable {
     }
 
     /**
-     * Opens a connection as {@link #open} does, retrying with {@link Daemons#backOff} until it
+     * Opens a connection as {@link ServerDialer#open} does, retrying with {@link Daemons#backOff} until it
      * succeeds or {@code closed} says to stop; each failure goes to {@code failed}.
      *
      * @return the connection, or null when stopped by {@code closed}
      */
     static Connection openRetrying(
-            RedisEndpoint endpoint,
+            ServerDialer dialer,
             String clientName,
             Duration timeout,
             String maskedUri,
@@ -49,7 +50,7 @@ final class Connection implements AutoCloseable {
         for (int attempt = 0; !closed.getAsBoolean(); attempt++) {
             Daemons.backOff(attempt);
             try {
-                return open(endpoint, clientName, timeout, maskedUri);
+                return dialer.open(clientName, timeout, maskedUri);
             } catch (RuntimeException e) {
                 failed.accept(e);
             }
@@ -64,6 +65,19 @@ final class Connection implements AutoCloseable {
      * @throws LockAuthenticationException if Redis refuses the credentials
      */
     static Connection open(RedisEndpoint endpoint, String clientName, Duration timeout, String maskedUri) {
+        return open(endpoint, clientName, timeout, maskedUri, false);
+    }
+
+    /**
+     * Connects and runs the handshake; with {@code requireMaster}, {@code ROLE} goes with it, and a
+     * server that is not a master is refused.
+     *
+     * @throws NotMasterException if {@code requireMaster} and the server is a replica (or a sentinel)
+     * @throws LockConnectionException if Redis cannot be reached or does not answer in time
+     * @throws LockAuthenticationException if Redis refuses the credentials
+     */
+    static Connection open(
+            RedisEndpoint endpoint, String clientName, Duration timeout, String maskedUri, boolean requireMaster) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Socket socket = new Socket();
         try {
@@ -74,7 +88,7 @@ final class Connection implements AutoCloseable {
                 socket = startTls(socket, endpoint, deadline);
             }
             Connection connection = new Connection(socket, socket.getInputStream(), socket.getOutputStream());
-            connection.handshake(endpoint, clientName, deadline, maskedUri);
+            connection.handshake(endpoint, clientName, deadline, maskedUri, requireMaster);
             socket.setSoTimeout(0);
             return connection;
         } catch (SocketTimeoutException e) {
@@ -101,7 +115,8 @@ final class Connection implements AutoCloseable {
         return ssl;
     }
 
-    private void handshake(RedisEndpoint endpoint, String clientName, long deadline, String maskedUri)
+    private void handshake(
+            RedisEndpoint endpoint, String clientName, long deadline, String maskedUri, boolean requireMaster)
             throws IOException {
         CommandBuffer commands = new CommandBuffer();
         int replies = 0;
@@ -118,19 +133,32 @@ final class Connection implements AutoCloseable {
             replies++;
         }
         commands.command(3).bulk("CLIENT").bulk("SETNAME").bulk(clientName);
+        if (requireMaster) {
+            commands.command(1).bulk("ROLE");
+            replies++;
+        }
         commands.command(1).bulk("PING");
         replies += 2;
         commands.writeTo(out);
         RuntimeException failure = null;
+        Object role = null;
         for (int i = 0; i < replies; i++) {
             socket.setSoTimeout(remainingMillis(deadline));
             // Redis answers every command even after a refused AUTH (with NOAUTH), so read them all.
-            if (reader.read() instanceof ErrorReply error && failure == null) {
+            Object reply = reader.read();
+            if (reply instanceof ErrorReply error && failure == null) {
                 failure = handshakeFailure(error.message(), maskedUri);
+            }
+            if (requireMaster && i == replies - 2) {
+                role = reply;
             }
         }
         if (failure != null) {
             throw failure;
+        }
+        if (requireMaster && !(role instanceof List<?> parts && !parts.isEmpty() && "master".equals(parts.get(0)))) {
+            String named = role instanceof List<?> parts && !parts.isEmpty() ? String.valueOf(parts.get(0)) : role + "";
+            throw new NotMasterException(maskedUri, endpoint.address(), named);
         }
     }
 

@@ -1,7 +1,13 @@
 package dev.dlock.resp;
 
-/** One script call; keeps copies of its keys and arguments to resend it after {@code NOSCRIPT}. */
-final class EvalCommand extends Pending<Object> {
+/**
+ * One script call; keeps its keys and arguments to resend it after {@code NOSCRIPT}. A subclass may
+ * send a follow-up command right behind it and take both replies ({@link ReplicatedEval}).
+ */
+class EvalCommand extends Pending<Object> {
+    /** What {@link #reply} returns while the reply of a follow-up is still to come. */
+    static final Object MORE = new Object();
+
     final ScriptBytes script;
     final String[] keys;
     final String[] args;
@@ -13,6 +19,14 @@ final class EvalCommand extends Pending<Object> {
         this.script = script;
         this.keys = keys;
         this.args = args;
+    }
+
+    /**
+     * Takes one reply read for this command, on the reader thread, and returns the reply that
+     * completes it, or {@link #MORE} if it awaits another. A plain script call takes one.
+     */
+    Object reply(Object reply) {
+        return reply;
     }
 
     /** Appends the command to {@code buffer}, by SHA-1 or with the source. */

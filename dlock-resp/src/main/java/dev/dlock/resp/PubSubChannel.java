@@ -19,9 +19,11 @@ import java.util.function.BiConsumer;
  * writeLock}); the connection's life cycle is {@link ReconnectingChannel}'s. The reader thread
  * matches Redis' confirmations to the queue in order (they come in command order; messages are told
  * apart by their kind) and calls the listener with no lock held. {@code desired} is the set of
- * channels the caller wants, changed at call time; after a reconnect one {@code SUBSCRIBE} restores
- * all of it, and the subscribes that waited for the connection complete with the restoring
- * confirmation.
+ * channels the caller wants, changed at call time; after a reconnect one {@code SUBSCRIBE} per
+ * channel restores all of it, and the subscribes that waited for the connection complete with the
+ * restoring confirmation. Every command names one channel, so that each gets exactly one reply: a
+ * refused {@code SUBSCRIBE} is answered with one error however many channels it names. A refused
+ * restoring subscribe is sent again with back-off while its channel is wanted.
  */
 final class PubSubChannel extends ReconnectingChannel<PubSubOp> {
     private final ReentrantLock writeLock = new ReentrantLock();
@@ -29,8 +31,8 @@ final class PubSubChannel extends ReconnectingChannel<PubSubOp> {
     private final Set<String> desired = new LinkedHashSet<>(); // guarded by writeLock
     private volatile BiConsumer<String, String> listener = (channel, message) -> {};
 
-    PubSubChannel(RedisEndpoint endpoint, String clientName, Duration timeout, String maskedUri) {
-        super(endpoint, clientName, timeout, maskedUri, "dlock-resp-pubsub-");
+    PubSubChannel(ServerDialer dialer, String clientName, Duration timeout, String maskedUri) {
+        super(dialer, clientName, timeout, maskedUri, "dlock-resp-pubsub-");
     }
 
     void onMessage(BiConsumer<String, String> listener) {
@@ -119,19 +121,25 @@ final class PubSubChannel extends ReconnectingChannel<PubSubOp> {
                 }
             }
             if (!carried.isEmpty()) {
+                // One SUBSCRIBE per channel: a refused one (NOPERM) is answered with one error for the whole
+                // command, not one per channel, so only one channel per command keeps the replies aligned.
                 long deadline = System.nanoTime() + timeout.toNanos();
                 List<PubSubOp> restoring = new ArrayList<>();
-                buffer.reset();
-                buffer.command(1 + carried.size()).bulk("SUBSCRIBE");
                 for (Map.Entry<String, List<PubSubOp>> e : carried.entrySet()) {
                     long due = deadline;
                     for (PubSubOp op : e.getValue()) {
                         due = op.deadline - due < 0 ? op.deadline : due;
                     }
-                    PubSubOp restore = new PubSubOp(true, e.getKey(), due);
+                    PubSubOp restore = PubSubOp.restore(e.getKey(), due, 1);
                     e.getValue().forEach(restore::carry);
                     restoring.add(restore);
-                    buffer.bulk(e.getKey());
+                }
+                // Soonest due first: the timer stops at the first op on the link still in time (Timeouts), so a
+                // restore due with the subscribe it carries must not wait behind one due a whole timeout later.
+                restoring.sort((a, b) -> Long.signum(a.deadline - b.deadline));
+                buffer.reset();
+                for (PubSubOp restore : restoring) {
+                    buffer.command(2).bulk("SUBSCRIBE").bulk(restore.channel);
                 }
                 lock.lock();
                 try {
@@ -163,7 +171,40 @@ final class PubSubChannel extends ReconnectingChannel<PubSubOp> {
             PubSubOp op = poll(l);
             if (op != null) {
                 op.fail(Failures.reply(maskedUri, error.message()));
+                if (op.restoreAttempt > 0) {
+                    startDaemon("resubscribe", () -> resubscribe(l, op.channel, op.restoreAttempt + 1));
+                }
             }
+        }
+    }
+
+    /**
+     * Subscribes again, after a back-off, to a channel whose restoring subscribe Redis refused (such as NOPERM while
+     * an ACL denies SUBSCRIBE), if it is still wanted and {@code l} still the live link (a new link restores every
+     * wanted channel itself). Its waiters were subscribed before the connection was lost and wait on; without this the
+     * channel would stay unsubscribed in Redis with nobody told, and their wake-ups lost until it is unsubscribed.
+     */
+    private void resubscribe(Link<PubSubOp> l, String channel, int attempt) {
+        Daemons.backOff(attempt - 1);
+        writeLock.lock();
+        try {
+            if (!desired.contains(channel)) {
+                return;
+            }
+            lock.lock();
+            try {
+                if (closed || link != l) {
+                    return;
+                }
+                l.sent.addLast(PubSubOp.restore(channel, System.nanoTime() + timeout.toNanos(), attempt));
+            } finally {
+                lock.unlock();
+            }
+            buffer.reset();
+            buffer.command(2).bulk("SUBSCRIBE").bulk(channel);
+            write(l);
+        } finally {
+            writeLock.unlock();
         }
     }
 

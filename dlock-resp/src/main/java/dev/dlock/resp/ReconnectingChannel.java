@@ -27,7 +27,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * @param <P> the requests: what waits in the queues and is completed by a reply
  */
 abstract class ReconnectingChannel<P extends Pending<?>> {
-    private final RedisEndpoint endpoint;
+    private static final System.Logger LOG = System.getLogger("dev.dlock");
+
+    private final ServerDialer dialer;
     private final String clientName;
     private final String threadPrefix;
     final Duration timeout;
@@ -40,6 +42,7 @@ abstract class ReconnectingChannel<P extends Pending<?>> {
     private boolean connecting; // a connect thread runs; guarded by lock
     volatile RuntimeException lastConnectFailure;
     volatile boolean closed;
+    private volatile Runnable onDemoted = () -> {};
 
     /** One connected socket and the requests sent on it that wait for a reply, in order. */
     static final class Link<P> {
@@ -52,8 +55,8 @@ abstract class ReconnectingChannel<P extends Pending<?>> {
     }
 
     ReconnectingChannel(
-            RedisEndpoint endpoint, String clientName, Duration timeout, String maskedUri, String threadPrefix) {
-        this.endpoint = endpoint;
+            ServerDialer dialer, String clientName, Duration timeout, String maskedUri, String threadPrefix) {
+        this.dialer = dialer;
         this.clientName = clientName;
         this.timeout = timeout;
         this.maskedUri = maskedUri;
@@ -89,9 +92,35 @@ abstract class ReconnectingChannel<P extends Pending<?>> {
     /** Called when the live link is dropped, lost or closed, to discard what belonged to it. Lock held. */
     void unlinked() {}
 
-    /** Connects on the calling thread, failing fast; see {@link Connection#open}. */
+    /** Connects on the calling thread, failing fast; see {@link ServerDialer#open}. */
     final void connect() {
-        install(Connection.open(endpoint, clientName, timeout, maskedUri));
+        install(dialer.open(clientName, timeout, maskedUri));
+    }
+
+    /**
+     * Sets what runs, on the reader thread, after this channel dropped its connection because the
+     * server answered {@code READONLY} (see {@link #read}).
+     */
+    final void onDemoted(Runnable action) {
+        this.onDemoted = action;
+    }
+
+    /**
+     * Closes the live connection, if any, as if it had broken: its reader fails or requeues what was
+     * sent on it ({@link #onLost}) and a reconnect follows, through the dialer, so to the master of
+     * now. Used when the other channel found the master demoted.
+     */
+    final void drop() {
+        Link<P> l;
+        lock.lock();
+        try {
+            l = link;
+        } finally {
+            lock.unlock();
+        }
+        if (l != null) {
+            l.connection.close();
+        }
     }
 
     /**
@@ -104,13 +133,18 @@ abstract class ReconnectingChannel<P extends Pending<?>> {
         return start;
     }
 
+    /** Starts a daemon thread named {@code <threadPrefix><role>-<clientName>}. */
+    final void startDaemon(String role, Runnable body) {
+        Daemons.start(threadPrefix + role + "-" + clientName, body);
+    }
+
     final void connectInBackground() {
         Daemons.start(threadPrefix + "connect-" + clientName, this::reconnect);
     }
 
     private void reconnect() {
         Connection c = Connection.openRetrying(
-                endpoint, clientName, timeout, maskedUri, () -> closed, e -> lastConnectFailure = e);
+                dialer, clientName, timeout, maskedUri, () -> closed, e -> lastConnectFailure = e);
         if (c != null) {
             install(c);
             return;
@@ -143,13 +177,61 @@ abstract class ReconnectingChannel<P extends Pending<?>> {
         Daemons.start(threadPrefix + "reader-" + clientName, () -> read(l));
     }
 
+    /**
+     * Reads replies until the connection fails. Behind a Sentinel, a {@code READONLY} reply means the
+     * server was demoted while this connection stayed up (it was paused or cut off, and came back as
+     * a replica): see {@link #demoted}.
+     */
     private void read(Link<P> l) {
         try {
             while (true) {
-                onReply(l, l.connection.reader.read());
+                Object reply = l.connection.reader.read();
+                if (reply instanceof ErrorReply error
+                        && error.message().startsWith("READONLY")
+                        && dialer.followsMaster()) {
+                    demoted(l, error);
+                }
+                onReply(l, reply);
             }
         } catch (IOException | RuntimeException e) {
             lost(l, e);
+        }
+    }
+
+    /**
+     * Drops a link whose server answered {@code READONLY}, before that reply is delivered: the link
+     * stops being live first, so that whatever the caller issues once it sees the reply waits for the
+     * reconnect (which asks the sentinels for the new master) instead of following on the demoted
+     * server; that keeps commands in the order they were issued. The reply itself is then delivered
+     * as its command's outcome (it did not run); what was sent behind it fails as after any break
+     * when the next read finds the socket closed (replies already read still complete their
+     * commands); retries pending on the link fail now, as on a loss.
+     */
+    private void demoted(Link<P> l, ErrorReply error) {
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "dlock-resp: the Redis master of {0} was demoted (READONLY: {1}); reconnecting through the sentinels",
+                maskedUri,
+                error.message());
+        IOException cause = new IOException("the server was demoted to a replica (" + error.message() + ")");
+        List<P> settled = List.of();
+        boolean reconnect = false;
+        lock.lock();
+        try {
+            if (link == l) {
+                settled = onLost(new ArrayList<>(), true, cause);
+                link = null;
+                unlinked();
+                reconnect = connectNeeded();
+            }
+        } finally {
+            lock.unlock();
+        }
+        l.connection.close();
+        settleLost(settled, cause);
+        onDemoted.run();
+        if (reconnect) {
+            connectInBackground();
         }
     }
 

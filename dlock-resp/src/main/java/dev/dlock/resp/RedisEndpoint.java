@@ -1,83 +1,38 @@
 package dev.dlock.resp;
 
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
+import dev.dlock.spi.RedisUri;
 
 /**
- * Where and how to connect, parsed from {@code redis://[[user]:password@]host[:port][/db]} or the
- * same with {@code rediss://} (TLS). Immutable.
+ * One server to connect to and how: address, TLS, credentials and database, taken from the parsed
+ * {@link RedisUri} (the one URI parser is core's). Immutable.
  */
 record RedisEndpoint(String host, int port, boolean tls, String user, String password, int database) {
-    private static final int DEFAULT_PORT = 6379;
 
     /**
-     * Parses the URI the client builder already checked for syntax and scheme.
+     * The one server of a {@code redis://} or {@code rediss://} URI.
      *
-     * @throws IllegalArgumentException for a Sentinel URI, or a path that is not a database number
+     * @throws IllegalArgumentException if the URI is not a standalone one
      */
-    static RedisEndpoint parse(String redisUri, String maskedUri) {
-        URI uri;
-        try {
-            uri = new URI(redisUri);
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("redisUri is not a URI: " + maskedUri, e);
+    static RedisEndpoint of(RedisUri uri) {
+        if (uri.topology() != RedisUri.Topology.STANDALONE) {
+            throw new IllegalArgumentException("not a standalone Redis URI: " + uri.masked());
         }
-        String scheme = uri.getScheme();
-        boolean tls = "rediss".equals(scheme);
-        if (!tls && !"redis".equals(scheme)) {
-            throw new IllegalArgumentException("dlock-resp connects to one standalone Redis (redis:// or rediss://),"
-                    + " not " + maskedUri + "; use dlock-lettuce for Sentinel");
-        }
-        if (uri.getHost() == null) {
-            throw new IllegalArgumentException("redisUri has no host: " + maskedUri);
-        }
-        String user = null;
-        String password = null;
-        String userInfo = uri.getRawUserInfo();
-        if (userInfo != null) {
-            int colon = userInfo.indexOf(':');
-            if (colon < 0) {
-                password = decode(userInfo);
-            } else {
-                user = colon == 0 ? null : decode(userInfo.substring(0, colon));
-                password = decode(userInfo.substring(colon + 1));
-            }
-            if (password != null && password.isEmpty()) {
-                password = null;
-            }
-        }
-        return new RedisEndpoint(
-                uri.getHost(),
-                uri.getPort() < 0 ? DEFAULT_PORT : uri.getPort(),
-                tls,
-                user,
-                password,
-                database(uri.getPath(), maskedUri));
+        RedisUri.HostPort server = uri.hosts().get(0);
+        return at(uri, server.host(), server.port());
     }
 
-    private static int database(String path, String maskedUri) {
-        if (path == null || path.isEmpty() || path.equals("/")) {
-            return 0;
-        }
-        try {
-            int database = Integer.parseInt(path.substring(1));
-            if (database >= 0) {
-                return database;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("redisUri path must be a database number such as /2: " + maskedUri);
+    /** A server named at run time (the master a sentinel names), with the URI's credentials and database. */
+    static RedisEndpoint at(RedisUri uri, String host, int port) {
+        return new RedisEndpoint(host, port, uri.tls(), uri.user(), uri.password(), uri.database());
     }
 
-    private static String decode(String s) {
-        return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+    /** {@code host:port}, IPv6 in brackets, for messages. */
+    String address() {
+        return new RedisUri.HostPort(host, port).toString();
     }
 
     @Override
     public String toString() {
-        return "RedisEndpoint[" + host + ":" + port + (tls ? ", tls" : "") + ", db " + database + "]";
+        return "RedisEndpoint[" + address() + (tls ? ", tls" : "") + ", db " + database + "]";
     }
 }

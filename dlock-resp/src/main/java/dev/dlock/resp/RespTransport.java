@@ -1,5 +1,7 @@
 package dev.dlock.resp;
 
+import dev.dlock.spi.ReplicaAck;
+import dev.dlock.spi.Replicated;
 import dev.dlock.spi.Script;
 import dev.dlock.spi.Transport;
 import dev.dlock.spi.TransportConfig;
@@ -16,7 +18,8 @@ import java.util.function.BiConsumer;
  * A transport on one pipelined command connection, one lazily opened pub/sub connection and one
  * timer thread that fails commands past the command timeout. A script is sent as source on its
  * first use per connection and by SHA-1 after that, and as source again after {@code NOSCRIPT}.
- * Standalone Redis only: {@link #slot} is always 0.
+ * A standalone server, or the master of a Sentinel deployment, found again on every reconnect
+ * ({@link SentinelDialer}); {@link #slot} is always 0.
  */
 final class RespTransport implements Transport {
     private static final long MAX_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
@@ -31,31 +34,52 @@ final class RespTransport implements Transport {
     private final Thread timer;
     private volatile boolean closed;
 
-    private RespTransport(TransportConfig config, RedisEndpoint endpoint) {
+    private RespTransport(TransportConfig config, ServerDialer dialer) {
         this.timeout = config.commandTimeout();
         this.timeoutNanos = timeout.toNanos();
         this.tickNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(MAX_TICK_NANOS, timeoutNanos / 20));
         this.maskedUri = config.maskedUri();
-        this.commands = new CommandChannel(endpoint, config.clientName(), timeout, maskedUri);
-        this.pubSub = new PubSubChannel(endpoint, config.clientName(), timeout, maskedUri);
+        this.commands = new CommandChannel(dialer, config.clientName(), timeout, maskedUri);
+        this.pubSub = new PubSubChannel(dialer, config.clientName(), timeout, maskedUri);
+        // A demoted master answers writes with READONLY while its pub/sub connection stays quiet: move both.
+        commands.onDemoted(pubSub::drop);
         commands.connect();
         this.timer = Daemons.start("dlock-resp-timer-" + config.clientName(), this::runTimer);
     }
 
     static RespTransport connect(TransportConfig config) {
-        return new RespTransport(config, RedisEndpoint.parse(config.redisUri(), config.maskedUri()));
+        return new RespTransport(config, ServerDialer.of(config.uri()));
     }
 
     @Override
     public CompletableFuture<Object> eval(Script script, String[] keys, String[] args) {
-        ScriptBytes bytes = scripts.get(script.sha1());
-        if (bytes == null) {
-            bytes = scripts.computeIfAbsent(script.sha1(), sha -> new ScriptBytes(script));
-        }
         // No copies: the SPI says callers leave the arrays alone, so NOSCRIPT or a reconnect can resend them.
-        EvalCommand command = new EvalCommand(bytes, keys, args, System.nanoTime() + timeoutNanos);
+        EvalCommand command = new EvalCommand(bytes(script), keys, args, System.nanoTime() + timeoutNanos);
         commands.send(command);
         return command;
+    }
+
+    @Override
+    public boolean waitsForReplicas() {
+        return true;
+    }
+
+    /**
+     * Sends the script and its {@code WAIT} as one pipelined pair ({@link ReplicatedEval}); the pair
+     * may take the command timeout plus the ack timeout. Commands queued behind it wait for the
+     * {@code WAIT}'s reply too (one connection answers in order), and time out no earlier than it.
+     */
+    @Override
+    public CompletableFuture<Replicated> evalReplicated(Script script, String[] keys, String[] args, ReplicaAck ack) {
+        long deadline = System.nanoTime() + timeoutNanos + ack.timeout().toNanos();
+        ReplicatedEval command = new ReplicatedEval(bytes(script), keys, args, ack, deadline);
+        commands.send(command);
+        return command.thenApply(Replicated.class::cast);
+    }
+
+    private ScriptBytes bytes(Script script) {
+        ScriptBytes bytes = scripts.get(script.sha1());
+        return bytes != null ? bytes : scripts.computeIfAbsent(script.sha1(), sha -> new ScriptBytes(script));
     }
 
     @Override

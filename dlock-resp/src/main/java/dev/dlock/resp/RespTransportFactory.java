@@ -19,8 +19,11 @@ import dev.dlock.spi.TransportFactory;
  * }</pre>
  *
  * <p>Takes {@code redis://} and {@code rediss://} (TLS, checked against the JVM's default trust
- * store and the host name) URIs with an optional user and password and a database number as path.
- * Sentinel and Cluster need {@code dlock-lettuce}. This class is thread-safe and stateless.
+ * store and the host name) URIs with an optional user and password and a database number as path,
+ * and {@code redis-sentinel://host:port,host2:port2/db#masterName}: the master the sentinels name,
+ * asked again on every reconnect, and on a {@code READONLY} reply (a demoted master). Redis
+ * Cluster ({@code redis-cluster://}) needs {@code dlock-lettuce}. This class is thread-safe and
+ * stateless.
  */
 public final class RespTransportFactory implements TransportFactory {
 
@@ -33,8 +36,9 @@ public final class RespTransportFactory implements TransportFactory {
      *
      * @param config the validated options
      * @return the connected transport
-     * @throws IllegalArgumentException if the URI is a Sentinel URI or its path is not a database number
-     * @throws dev.dlock.LockConnectionException if Redis cannot be reached within the timeout
+     * @throws IllegalArgumentException if the URI is a {@code redis-cluster://} URI
+     * @throws dev.dlock.LockConnectionException if Redis cannot be reached within the timeout, no
+     *     sentinel answered, or the sentinels do not know the master
      * @throws dev.dlock.LockAuthenticationException if Redis refuses the credentials
      */
     @Override
@@ -43,19 +47,22 @@ public final class RespTransportFactory implements TransportFactory {
     }
 
     /**
-     * Takes {@code redis://} and {@code rediss://} URIs; a {@code redis-sentinel://} URI is left to
-     * another transport on the class path, such as {@code dlock-lettuce}.
+     * Takes {@code redis://}, {@code rediss://} and {@code redis-sentinel://} URIs; a {@code
+     * redis-cluster://} URI is left to another transport on the class path, such as {@code
+     * dlock-lettuce}.
      *
      * @param redisUri the URI
-     * @return true for {@code redis://} and {@code rediss://}
+     * @return true for {@code redis://}, {@code rediss://} and {@code redis-sentinel://}
      */
     @Override
     public boolean supports(String redisUri) {
-        return redisUri.startsWith("redis://") || redisUri.startsWith("rediss://");
+        return redisUri.startsWith("redis://")
+                || redisUri.startsWith("rediss://")
+                || redisUri.startsWith("redis-sentinel://");
     }
 
     /**
-     * Ranks above {@code dlock-lettuce} (0): with both on the class path, standalone URIs get this
+     * Ranks above {@code dlock-lettuce} (0): with both on the class path, standalone and Sentinel URIs get this
      * transport, which needs fewer thread hops and a quarter of the allocation per lock and unlock.
      *
      * @return 10

@@ -132,8 +132,8 @@ final class ReconnectingChannelTest {
             super(endpoint(port), "test", TIMEOUT, "redis://127.0.0.1:" + port, "dlock-resp-test-");
         }
 
-        private static RedisEndpoint endpoint(int port) {
-            return RedisEndpoint.parse("redis://127.0.0.1:" + port, "redis://127.0.0.1:" + port);
+        private static ServerDialer endpoint(int port) {
+            return ServerDialer.of(dev.dlock.spi.RedisUri.parse("redis://127.0.0.1:" + port));
         }
 
         Echo echo(String text) {

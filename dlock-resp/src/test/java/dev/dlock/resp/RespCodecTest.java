@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dlock.spi.RedisReplyException;
+import dev.dlock.spi.RedisUri;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -98,17 +98,17 @@ final class RespCodecTest {
     }
 
     @Test
-    void endpoint_parsesUserPasswordPortAndDatabase() {
-        assertThat(RedisEndpoint.parse("redis://alice:p%40ss@h:7000/3", "masked"))
+    void endpoint_takesUserPasswordPortAndDatabaseFromTheParsedUri() {
+        assertThat(RedisEndpoint.of(RedisUri.parse("redis://alice:p%40ss@h:7000/3")))
                 .isEqualTo(new RedisEndpoint("h", 7000, false, "alice", "p@ss", 3));
-        assertThat(RedisEndpoint.parse("rediss://:pw@h", "masked"))
+        assertThat(RedisEndpoint.of(RedisUri.parse("rediss://:pw@h")))
                 .isEqualTo(new RedisEndpoint("h", 6379, true, null, "pw", 0));
-        assertThat(RedisEndpoint.parse("redis://h:1/", "masked"))
+        assertThat(RedisEndpoint.of(RedisUri.parse("redis://h:1/")))
                 .isEqualTo(new RedisEndpoint("h", 1, false, null, null, 0));
-        assertThatThrownBy(() -> RedisEndpoint.parse("redis://h:1/x", "redis://h:1/x"))
+        assertThat(RedisEndpoint.at(RedisUri.parse("redis-sentinel://u:pw@s1,s2:26380/2#m"), "10.0.0.1", 6380))
+                .isEqualTo(new RedisEndpoint("10.0.0.1", 6380, false, "u", "pw", 2));
+        assertThatThrownBy(() -> ServerDialer.of(RedisUri.parse("redis-cluster://h:1")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("database number");
-        assertThat(Arrays.asList(RedisEndpoint.parse("redis://pw@h", "m").password()))
-                .containsExactly("pw");
+                .hasMessageContaining("use dlock-lettuce");
     }
 }

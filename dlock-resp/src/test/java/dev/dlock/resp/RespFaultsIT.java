@@ -92,11 +92,22 @@ final class RespFaultsIT {
     }
 
     @Test
-    void sentinelUri_isRejectedClearly() {
+    void clusterUri_isRejectedClearly_beforeAnyIo() {
         assertThatThrownBy(() -> new RespTransportFactory()
-                        .connect(Scripts.config("redis-sentinel://127.0.0.1:26379#mymaster", TIMEOUT)))
+                        .connect(Scripts.config("redis-cluster://:s3cret@127.0.0.1:1,127.0.0.1:2", TIMEOUT)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("dlock-lettuce");
+                .hasMessageContaining("use dlock-lettuce")
+                .hasMessageContaining("redis-cluster://:***@127.0.0.1:1,127.0.0.1:2")
+                .hasMessageNotContaining("s3cret");
+    }
+
+    @Test
+    void supports_standaloneAndSentinel_notCluster() {
+        RespTransportFactory factory = new RespTransportFactory();
+        assertThat(factory.supports("redis://127.0.0.1:6379")).isTrue();
+        assertThat(factory.supports("rediss://127.0.0.1:6379")).isTrue();
+        assertThat(factory.supports("redis-sentinel://127.0.0.1:26379#m")).isTrue();
+        assertThat(factory.supports("redis-cluster://127.0.0.1:7000")).isFalse();
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.dlock.LockConnectionException;
 import dev.dlock.spi.Transport;
 import dev.dlock.testkit.RedisServer;
+import dev.dlock.testkit.Timing;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * when openssl or keytool is missing, or the redis-server was built without TLS.
  */
 final class RespTlsIT {
-    private static final Duration TIMEOUT = Duration.ofSeconds(2);
+    // a cold TLS handshake on a loaded 2-core host took over 2 s; the command timeout of the connect too
+    private static final Duration TIMEOUT = Timing.scaled(Duration.ofSeconds(10));
 
     @Test
     void rediss_connectsOverTls_checkingTheCertificate_andSubscribes(@TempDir Path dir) throws Exception {
@@ -126,9 +128,9 @@ final class RespTlsIT {
                     .isEqualTo(42L);
             BlockingQueue<String> received = new LinkedBlockingQueue<>();
             transport.onMessage((channel, message) -> received.add(message));
-            transport.subscribe("tls").get(2, TimeUnit.SECONDS);
+            transport.subscribe("tls").get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             server.command("PUBLISH", "tls", "hello");
-            assertThat(received.poll(2, TimeUnit.SECONDS)).isEqualTo("hello");
+            assertThat(received.poll(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo("hello");
             List<?> clients = List.of(((String) server.command("CLIENT", "LIST")).split("\n"));
             assertThat(clients).anyMatch(c -> c.toString().contains("name=dlock-resp-test"));
             // rediss:// to the plain port: the TLS handshake fails, reported as a connection error.

@@ -3,6 +3,9 @@ package dev.dlock.resp;
 import dev.dlock.spi.Script;
 import dev.dlock.spi.TransportConfig;
 import dev.dlock.testkit.RedisServer;
+import dev.dlock.testkit.RespConnection;
+import dev.dlock.testkit.Timing;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,11 +25,36 @@ final class Scripts {
     private Scripts() {}
 
     static TransportConfig config(String uri, Duration timeout) {
-        return new TransportConfig(uri, uri.replaceAll(":[^:@/]*@", ":***@"), timeout, "dlock-resp-test");
+        return TransportConfig.of(uri, timeout, "dlock-resp-test");
     }
 
     static TransportConfig config(RedisServer server) {
         return config(server.uri(), Duration.ofSeconds(2));
+    }
+
+    /**
+     * Waits until {@code master}'s replicas acknowledge writes: on one connection of the testkit's own
+     * client, a write and a {@code WAIT} for them, repeated until they count. After a diskless sync
+     * Redis 7.0 starts a replica's command stream ({@code REPLCONF GETACK} included) only on the
+     * replica's first {@code ACK}, which it sends once a second: until then a {@code WAIT} rightly
+     * counts it out.
+     */
+    static void awaitReplicasAcknowledging(RedisServer master, int replicas) throws IOException {
+        long deadline =
+                System.nanoTime() + Timing.scaled(Duration.ofSeconds(10)).toNanos();
+        try (RespConnection c = RespConnection.open(master.host(), master.port(), null, Duration.ofSeconds(5))) {
+            while (true) {
+                c.call("SET", "dlock-test:ack-probe", "1");
+                Object acked = c.call("WAIT", Integer.toString(replicas), "200");
+                if (Long.valueOf(replicas).equals(acked)) {
+                    c.call("DEL", "dlock-test:ack-probe");
+                    return;
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IllegalStateException(replicas + " replica(s) of " + master + " did not acknowledge");
+                }
+            }
+        }
     }
 
     /** Calls of {@code EVAL} or {@code EVALSHA} since the last {@code CONFIG RESETSTAT}, failed ones included. */
