@@ -23,6 +23,9 @@ public final class LettuceTransportFactory implements TransportFactory {
      */
     @Override
     public Transport connect(TransportConfig config) {
-        return LettuceTransport.connect(config);
+        return switch (config.uri().topology()) {
+            case CLUSTER -> LettuceClusterTransport.connect(config);
+            case STANDALONE, SENTINEL -> LettuceTransport.connect(config);
+        };
     }
 }

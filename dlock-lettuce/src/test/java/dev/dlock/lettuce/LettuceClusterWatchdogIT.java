@@ -1,0 +1,18 @@
+package dev.dlock.lettuce;
+
+import dev.dlock.contract.WatchdogContract;
+import dev.dlock.spi.RedisUri;
+import dev.dlock.spi.TransportFactory;
+
+/** {@link WatchdogContract} on the Lettuce transport, against a Redis Cluster of three masters. */
+final class LettuceClusterWatchdogIT extends WatchdogContract {
+    @Override
+    protected TransportFactory transport() {
+        return new LettuceTransportFactory();
+    }
+
+    @Override
+    protected RedisUri.Topology topology() {
+        return RedisUri.Topology.CLUSTER;
+    }
+}
