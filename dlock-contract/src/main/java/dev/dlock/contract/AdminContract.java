@@ -10,7 +10,6 @@ import dev.dlock.LockAdmin.LockState;
 import dev.dlock.LockClient;
 import dev.dlock.LockLostException;
 import dev.dlock.LockServerException;
-import dev.dlock.testkit.RedisExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -25,17 +24,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 public abstract class AdminContract extends TransportContract {
     @RegisterExtension
-    static final RedisExtension redis = RedisExtension.builder().build();
+    static final ContractRedis redis = ContractRedis.perClass();
 
     @Test
     void status_showsHolderTokenRemainingAndWaiters() throws Exception {
-        try (LockClient holder = connect(redis.server().uri());
-                LockClient waiter = connect(redis.server().uri())) {
+        try (LockClient holder = connect(redis.uri());
+                LockClient waiter = connect(redis.uri())) {
             LockAdmin admin = holder.admin();
             assertThat(admin.status("st").isHeld()).isFalse();
             Lease lease = holder.lock("st").acquire();
             CompletableFuture<Lease> queued = waiter.lock("st").acquireAsync(Duration.ofSeconds(30));
-            WaitQueue.awaitSize(redis.server(), "st", 1);
+            WaitQueue.awaitSize(redis, "st", 1);
             LockState state = admin.status("st");
             assertThat(state.holderId()).contains(holder.clientId() + ":lease-1");
             assertThat(state.fencingToken()).isEqualTo(lease.fencingToken());
@@ -48,7 +47,7 @@ public abstract class AdminContract extends TransportContract {
 
     @Test
     void list_matchesAGlobOverNames_includingNamesThatStartWithABrace() {
-        try (LockClient client = connect(redis.server().uri())) {
+        try (LockClient client = connect(redis.uri())) {
             Lease a = client.lock("job-1").acquire();
             Lease b = client.lock("job-22").acquire();
             Lease c = client.lock("}odd").acquire();
@@ -68,14 +67,13 @@ public abstract class AdminContract extends TransportContract {
 
     @Test
     void forceUnlock_handsTheLockToTheOldestWaiter_andTheOldHolderLosesItsLease() throws Exception {
-        try (LockClient holder = builder(redis.server().uri())
-                        .leaseTime(Duration.ofMillis(600))
-                        .build();
-                LockClient waiter = connect(redis.server().uri())) {
+        try (LockClient holder =
+                        builder(redis.uri()).leaseTime(Duration.ofMillis(600)).build();
+                LockClient waiter = connect(redis.uri())) {
             Lease lease = holder.lock("stuck").acquire();
             CompletableFuture<LockLostException> lost = lease.whenLost();
             CompletableFuture<Lease> next = waiter.lock("stuck").acquireAsync(Duration.ofSeconds(30));
-            WaitQueue.awaitSize(redis.server(), "stuck", 1);
+            WaitQueue.awaitSize(redis, "stuck", 1);
 
             ForcedUnlock forced = waiter.admin().forceUnlock("stuck");
             assertThat(forced.removed().orElseThrow().fencingToken()).isEqualTo(lease.fencingToken());
@@ -95,23 +93,23 @@ public abstract class AdminContract extends TransportContract {
 
     @Test
     void purge_deletesEveryKeyOfTheLock_andKeyBesideSharesItsSlot() {
-        try (LockClient client = connect(redis.server().uri())) {
+        try (LockClient client = connect(redis.uri())) {
             client.lock("tmp").acquire().release();
-            assertThat(redis.server().command("EXISTS", "dlock:{tmp}:fence")).isEqualTo(1L);
+            assertThat(redis.command("EXISTS", "dlock:{tmp}:fence")).isEqualTo(1L);
             assertThat(client.admin().purge("tmp")).isEqualTo(1L);
-            assertThat(redis.server().command("EXISTS", "dlock:{tmp}:fence")).isEqualTo(0L);
+            assertThat(redis.command("EXISTS", "dlock:{tmp}:fence")).isEqualTo(0L);
             assertThat(client.admin().keyBeside("tmp", "data")).isEqualTo("dlock:{tmp}:data");
         }
     }
 
     @Test
     void aKeyOfAnotherType_isReported_andNothingIsDeleted() {
-        redis.server().command("SET", "dlock:{typed-admin}", "v");
-        try (LockClient client = connect(redis.server().uri())) {
+        redis.command("SET", "dlock:{typed-admin}", "v");
+        try (LockClient client = connect(redis.uri())) {
             assertThatThrownBy(() -> client.admin().forceUnlock("typed-admin"))
                     .isInstanceOf(LockServerException.class)
                     .hasMessageContaining("dlock:{typed-admin}");
-            assertThat(redis.server().command("GET", "dlock:{typed-admin}")).isEqualTo("v");
+            assertThat(redis.command("GET", "dlock:{typed-admin}")).isEqualTo("v");
         }
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
-import dev.dlock.testkit.RedisExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** Contention across clients: releases hand the lock over in queue order, with no herd of retries. */
 public abstract class HandoffContract extends TransportContract {
     @RegisterExtension
-    final RedisExtension redis = RedisExtension.builder().build();
+    static final ContractRedis redis = ContractRedis.perMethod();
 
     @Test
     void sixClientsOnOneLock_noOverlap_fewRoundTrips_noBargingByTheReleaser() throws Exception {
@@ -25,7 +24,7 @@ public abstract class HandoffContract extends TransportContract {
         int each = 40;
         List<LockClient> all = new ArrayList<>();
         for (int i = 0; i < clients; i++) {
-            all.add(connect(redis.server().uri()));
+            all.add(connect(redis.uri()));
         }
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger violations = new AtomicInteger();
@@ -35,7 +34,7 @@ public abstract class HandoffContract extends TransportContract {
         AtomicInteger sameHolderAgain = new AtomicInteger();
         AtomicInteger started = new AtomicInteger();
         AtomicInteger done = new AtomicInteger();
-        redis.server().command("CONFIG", "RESETSTAT");
+        redis.commandOnMasters("CONFIG", "RESETSTAT");
         try {
             Workers.run("handoff", clients, Duration.ofSeconds(120), id -> {
                 DistributedLock lock = all.get(id).lock("contended");
@@ -68,7 +67,7 @@ public abstract class HandoffContract extends TransportContract {
             }
         }
         long acquisitions = (long) clients * each;
-        double callsPerAcquisition = (double) ScriptCalls.of(redis.server()) / acquisitions;
+        double callsPerAcquisition = (double) ScriptCalls.of(redis) / acquisitions;
         assertThat(violations).hasValue(0);
         assertThat(staleTokens).hasValue(0);
         // per acquisition: its release, a first try, a queueing try (and a rare refresh). A herd that
@@ -81,14 +80,13 @@ public abstract class HandoffContract extends TransportContract {
 
     @Test
     void waiterThatGivesUp_leavesTheQueue_soTheReleaseHandsNothingToIt() throws Exception {
-        try (LockClient a = connect(redis.server().uri());
-                LockClient b = connect(redis.server().uri())) {
+        try (LockClient a = connect(redis.uri());
+                LockClient b = connect(redis.uri())) {
             Lease held = a.lock("gu").acquire();
             assertThat(b.lock("gu").tryAcquire(Duration.ofMillis(300))).isEmpty();
-            assertThat(redis.server().command("EXISTS", "dlock:{gu}:q", "dlock:{gu}:qe"))
-                    .isEqualTo(0L);
+            assertThat(redis.command("EXISTS", "dlock:{gu}:q", "dlock:{gu}:qe")).isEqualTo(0L);
             held.release();
-            assertThat(redis.server().command("EXISTS", "dlock:{gu}")).isEqualTo(0L);
+            assertThat(redis.command("EXISTS", "dlock:{gu}")).isEqualTo(0L);
 
             // an interrupted waiter leaves too
             Lease again = a.lock("gu").acquire();
@@ -100,48 +98,43 @@ public abstract class HandoffContract extends TransportContract {
                 }
             });
             waiter.start();
-            WaitQueue.awaitSize(redis.server(), "gu", 1);
+            WaitQueue.awaitSize(redis, "gu", 1);
             waiter.interrupt();
             waiter.join(5000);
             assertThat(waiter.isAlive()).isFalse();
-            assertThat(redis.server().command("EXISTS", "dlock:{gu}:q")).isEqualTo(0L);
+            assertThat(redis.command("EXISTS", "dlock:{gu}:q")).isEqualTo(0L);
             again.release();
-            assertThat(redis.server().command("EXISTS", "dlock:{gu}")).isEqualTo(0L);
+            assertThat(redis.command("EXISTS", "dlock:{gu}")).isEqualTo(0L);
         }
     }
 
     @Test
     void closingTheClient_failsItsWaitingAcquires_andTakesThemOutOfTheQueue() throws Exception {
-        try (LockClient a = connect(redis.server().uri())) {
+        try (LockClient a = connect(redis.uri())) {
             Lease held = a.lock("cl").acquire();
-            LockClient b = connect(redis.server().uri());
+            LockClient b = connect(redis.uri());
             var waiting = b.lock("cl").acquireAsync(Duration.ofSeconds(60));
-            WaitQueue.awaitSize(redis.server(), "cl", 1);
+            WaitQueue.awaitSize(redis, "cl", 1);
             b.close();
             assertThat(waiting).failsWithin(Duration.ofSeconds(5));
-            assertThat(redis.server().command("EXISTS", "dlock:{cl}:q")).isEqualTo(0L);
+            assertThat(redis.command("EXISTS", "dlock:{cl}:q")).isEqualTo(0L);
             held.release();
-            assertThat(redis.server().command("EXISTS", "dlock:{cl}")).isEqualTo(0L);
+            assertThat(redis.command("EXISTS", "dlock:{cl}")).isEqualTo(0L);
         }
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void eachWaitingClient_hasItsOwnChannel_soAHandOffWakesNoOtherClient() throws Exception {
-        try (LockClient holder = connect(redis.server().uri());
-                LockClient one = connect(redis.server().uri());
-                LockClient two = connect(redis.server().uri())) {
+        try (LockClient holder = connect(redis.uri());
+                LockClient one = connect(redis.uri());
+                LockClient two = connect(redis.uri())) {
             Lease held = holder.lock("ch").acquire();
             var first = one.lock("ch").acquireAsync(Duration.ofSeconds(30));
-            WaitQueue.awaitSize(redis.server(), "ch", 1);
+            WaitQueue.awaitSize(redis, "ch", 1);
             var second = two.lock("ch").acquireAsync(Duration.ofSeconds(30));
-            WaitQueue.awaitSize(redis.server(), "ch", 2);
-            List<Object> numsub = (List<Object>) redis.server()
-                    .command(
-                            "PUBSUB",
-                            "NUMSUB",
-                            "dlock:{ch}:wake:" + one.clientId(),
-                            "dlock:{ch}:wake:" + two.clientId());
+            WaitQueue.awaitSize(redis, "ch", 2);
+            List<Object> numsub =
+                    redis.numsub("dlock:{ch}:wake:" + one.clientId(), "dlock:{ch}:wake:" + two.clientId());
             assertThat(numsub)
                     .containsExactly("dlock:{ch}:wake:" + one.clientId(), 1L, "dlock:{ch}:wake:" + two.clientId(), 1L);
             held.release();

@@ -9,8 +9,6 @@ import dev.dlock.LockClient;
 import dev.dlock.LockConnectionException;
 import dev.dlock.LockLostException;
 import dev.dlock.LockServerException;
-import dev.dlock.testkit.RedisExtension;
-import dev.dlock.testkit.RedisServer;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -27,15 +25,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** The basic contract of a lock: re-entry, ownership, waiting, expiry, fencing, bad input and errors. */
 public abstract class LockContract extends TransportContract {
     @RegisterExtension
-    static final RedisExtension redis = RedisExtension.builder().build();
+    static final ContractRedis redis = ContractRedis.perClass();
 
     private LockClient a;
     private LockClient b;
 
     @BeforeEach
     void openClients() {
-        a = builder(redis.server().uri()).leaseTime(Duration.ofSeconds(3)).build();
-        b = builder(redis.server().uri()).leaseTime(Duration.ofSeconds(3)).build();
+        a = builder(redis.uri()).leaseTime(Duration.ofSeconds(3)).build();
+        b = builder(redis.uri()).leaseTime(Duration.ofSeconds(3)).build();
     }
 
     @AfterEach
@@ -66,7 +64,7 @@ public abstract class LockContract extends TransportContract {
     @Test
     void release_byNonOwner_leavesKeyUntouched() {
         Lease lease = a.lock("own").acquire();
-        RedisServer server = redis.server();
+        ContractRedis server = redis;
         server.command("HSET", "dlock:{own}", "owner", "someone-else");
         assertThatThrownBy(lease::release).isInstanceOf(LockLostException.class);
         assertThat(server.command("HGET", "dlock:{own}", "owner")).isEqualTo("someone-else");
@@ -133,9 +131,8 @@ public abstract class LockContract extends TransportContract {
     /** The watchdog's cadence and renewal outcomes are unit-tested on a hand-moved clock (TimingTest). */
     @Test
     void watchdog_keepsLockFor5xTtl() throws Exception {
-        try (LockClient shortLeases = builder(redis.server().uri())
-                        .leaseTime(Duration.ofMillis(300))
-                        .build();
+        try (LockClient shortLeases =
+                        builder(redis.uri()).leaseTime(Duration.ofMillis(300)).build();
                 Lease lease = shortLeases.lock("wd").acquire()) {
             Thread.sleep(1_500);
             assertThat(lease.isValid()).isTrue();
@@ -173,10 +170,10 @@ public abstract class LockContract extends TransportContract {
         Lease lease =
                 a.lock("exp").tryAcquire(Duration.ZERO, Duration.ofSeconds(2)).orElseThrow();
         assertThat(lease.expireIn(Duration.ofSeconds(20))).isTrue();
-        assertThat((Long) redis.server().command("PTTL", "dlock:{exp}")).isBetween(15_000L, 20_000L);
+        assertThat((Long) redis.command("PTTL", "dlock:{exp}")).isBetween(15_000L, 20_000L);
         assertThat(lease.remaining()).isGreaterThan(Duration.ofSeconds(15));
         assertThat(lease.expireIn(Duration.ofMillis(300))).isTrue();
-        assertThat((Long) redis.server().command("PTTL", "dlock:{exp}")).isBetween(1L, 300L);
+        assertThat((Long) redis.command("PTTL", "dlock:{exp}")).isBetween(1L, 300L);
         assertThat(lease.remaining()).isLessThanOrEqualTo(Duration.ofMillis(300));
         Lease next = b.lock("exp").tryAcquire(Duration.ofSeconds(5)).orElseThrow();
         assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
@@ -184,7 +181,7 @@ public abstract class LockContract extends TransportContract {
         assertThat(lease.expireIn(Duration.ofSeconds(1)))
                 .as("ended: nothing set")
                 .isFalse();
-        assertThat((Long) redis.server().command("PTTL", "dlock:{exp}")).isGreaterThan(1_000L);
+        assertThat((Long) redis.command("PTTL", "dlock:{exp}")).isGreaterThan(1_000L);
         next.release();
     }
 
@@ -212,55 +209,53 @@ public abstract class LockContract extends TransportContract {
 
     @Test
     void wrongType_namesKey_andOverwritesNothing() {
-        redis.server().command("SET", "dlock:{typed}", "v");
+        redis.command("SET", "dlock:{typed}", "v");
         assertThatThrownBy(() -> a.lock("typed").tryLock())
                 .isInstanceOf(LockServerException.class)
                 .hasMessageContaining("dlock:{typed}");
-        assertThat(redis.server().command("GET", "dlock:{typed}")).isEqualTo("v");
+        assertThat(redis.command("GET", "dlock:{typed}")).isEqualTo("v");
     }
 
     @Test
     void fencingKeyOfAnotherType_namesKey_andWritesNothing() {
-        redis.server().command("HSET", "dlock:{hfence}:fence", "f", "v");
+        redis.command("HSET", "dlock:{hfence}:fence", "f", "v");
         assertThatThrownBy(() -> a.lock("hfence").tryLock())
                 .isInstanceOf(LockServerException.class)
                 .hasMessageContaining("dlock:{hfence}:fence");
-        assertThat(redis.server().command("HGET", "dlock:{hfence}:fence", "f")).isEqualTo("v");
-        assertThat(redis.server().command("EXISTS", "dlock:{hfence}")).isEqualTo(0L);
+        assertThat(redis.command("HGET", "dlock:{hfence}:fence", "f")).isEqualTo("v");
+        assertThat(redis.command("EXISTS", "dlock:{hfence}")).isEqualTo(0L);
     }
 
     @Test
     void fencingKeyNotANumber_isRefused_andPutBack() {
-        redis.server().command("SET", "dlock:{sfence}:fence", "twelve");
+        redis.command("SET", "dlock:{sfence}:fence", "twelve");
         assertThatThrownBy(() -> a.lock("sfence").tryLock())
                 .isInstanceOf(LockServerException.class)
                 .hasMessageContaining("dlock:{sfence}:fence")
                 .hasMessageContaining("does not hold a number");
-        assertThat(redis.server().command("GET", "dlock:{sfence}:fence")).isEqualTo("twelve");
-        assertThat(redis.server().command("PTTL", "dlock:{sfence}:fence")).isEqualTo(-1L);
-        assertThat(redis.server().command("EXISTS", "dlock:{sfence}")).isEqualTo(0L);
+        assertThat(redis.command("GET", "dlock:{sfence}:fence")).isEqualTo("twelve");
+        assertThat(redis.command("PTTL", "dlock:{sfence}:fence")).isEqualTo(-1L);
+        assertThat(redis.command("EXISTS", "dlock:{sfence}")).isEqualTo(0L);
     }
 
     @Test
     void fencingCounter_holdsTheLastToken_andExpiresSevenDaysAfterTheLastAcquire() {
         Lease lease = a.lock("counter").acquire();
-        assertThat(redis.server().command("GET", "dlock:{counter}:fence"))
-                .isEqualTo(Long.toString(lease.fencingToken()));
+        assertThat(redis.command("GET", "dlock:{counter}:fence")).isEqualTo(Long.toString(lease.fencingToken()));
         long week = Duration.ofDays(7).toMillis();
-        assertThat((Long) redis.server().command("PTTL", "dlock:{counter}:fence"))
-                .isBetween(week - 60_000, week);
+        assertThat((Long) redis.command("PTTL", "dlock:{counter}:fence")).isBetween(week - 60_000, week);
         lease.release();
     }
 
     @Test
     void fencingCounterAheadOfTheClock_nextTokenIsOnePastIt() {
         long ahead = 4_000_000_000_000_000L; // about 2096 in µs
-        redis.server().command("SET", "dlock:{afence}:fence", Long.toString(ahead));
+        redis.command("SET", "dlock:{afence}:fence", Long.toString(ahead));
         Lease first = a.lock("afence").acquire();
         assertThat(first.fencingToken()).isEqualTo(ahead + 1);
         first.release();
         assertThat(b.lock("afence").acquire().fencingToken()).isEqualTo(ahead + 2);
-        assertThat(redis.server().command("GET", "dlock:{afence}:fence")).isEqualTo(Long.toString(ahead + 2));
+        assertThat(redis.command("GET", "dlock:{afence}:fence")).isEqualTo(Long.toString(ahead + 2));
     }
 
     @Test

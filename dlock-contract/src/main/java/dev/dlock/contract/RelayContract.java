@@ -8,7 +8,6 @@ import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockException;
 import dev.dlock.LockLostException;
-import dev.dlock.testkit.RedisExtension;
 import dev.dlock.testkit.Timing;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,22 +30,26 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 public abstract class RelayContract extends TransportContract {
     @RegisterExtension
-    final RedisExtension redis = RedisExtension.builder().build();
+    static final ContractRedis redis = ContractRedis.perMethod();
+
+    /** How long the tokens a checked relay reserves may be handed out without a round trip. */
+    private static final long RELAY_WINDOW_MILLIS = 5;
 
     @Test
     void threadsOfOneClient_relayWithFewRoundTrips_noOverlap_tokensRise_noBarging() throws Exception {
         int threads = 4;
         int each = 250;
-        try (LockClient client = connect(redis.server().uri())) {
+        try (LockClient client = connect(redis.uri())) {
             AtomicInteger inside = new AtomicInteger();
             AtomicInteger violations = new AtomicInteger();
             AtomicLong lastToken = new AtomicLong();
             AtomicInteger staleTokens = new AtomicInteger();
             AtomicInteger lastHolder = new AtomicInteger(-1);
             AtomicInteger sameHolderAgain = new AtomicInteger();
-            redis.server().command("CONFIG", "RESETSTAT");
+            redis.commandOnMasters("CONFIG", "RESETSTAT");
             List<Throwable> failures = new CopyOnWriteArrayList<>();
             List<Thread> all = new ArrayList<>();
+            long start = System.nanoTime();
             for (int i = 0; i < threads; i++) {
                 int id = i;
                 DistributedLock lock = client.lock("relay");
@@ -79,21 +82,26 @@ public abstract class RelayContract extends TransportContract {
                 t.join(Timing.scaled(Duration.ofSeconds(60)).toMillis());
                 assertThat(t.isAlive()).isFalse();
             }
+            long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             assertThat(failures).isEmpty();
             long acquisitions = (long) threads * each;
-            long calls = ScriptCalls.of(redis.server());
+            long calls = ScriptCalls.of(redis);
             assertThat(violations).hasValue(0);
             assertThat(staleTokens).hasValue(0);
-            // 2 script calls per acquisition without relays; a checked relay every Gate.BLOCK
-            // acquisitions at most, plus the few acquires that found nobody of the client at the lock
-            assertThat((double) calls / acquisitions)
-                    .as("script calls per acquisition (%d calls)", calls)
-                    .isLessThan(0.5);
+            // Without relays every acquisition costs at least its own release and a first try (2 calls).
+            // With them, a checked relay every 16 acquisitions, but at least one per 5 ms window
+            // (docs/waiting.md): on a host slow enough that a wake-up takes milliseconds, the windows
+            // and not the block bound the relays. Half a call per acquisition covers the blocks and
+            // the acquires that found nobody of the client waiting.
+            long windows = elapsedMillis / RELAY_WINDOW_MILLIS + 1;
+            assertThat(calls)
+                    .as("script calls (%d acquisitions in %d ms)", acquisitions, elapsedMillis)
+                    .isLessThan(acquisitions / 2 + windows);
             assertThat((double) sameHolderAgain.get() / acquisitions).isLessThan(0.25);
             // the counter in Redis is past every token handed out, relayed or not
-            assertThat(Long.parseLong((String) redis.server().command("GET", "dlock:{relay}:fence")))
+            assertThat(Long.parseLong((String) redis.command("GET", "dlock:{relay}:fence")))
                     .isGreaterThanOrEqualTo(lastToken.get());
-            assertThat(redis.server().command("EXISTS", "dlock:{relay}")).isEqualTo(0L);
+            assertThat(redis.command("EXISTS", "dlock:{relay}")).isEqualTo(0L);
         }
     }
 
@@ -111,8 +119,8 @@ public abstract class RelayContract extends TransportContract {
 
     @Test
     void anotherClient_getsItsTurn_whileThreadsOfOneClientKeepRelaying() throws Exception {
-        try (LockClient busy = connect(redis.server().uri());
-                LockClient other = connect(redis.server().uri())) {
+        try (LockClient busy = connect(redis.uri());
+                LockClient other = connect(redis.uri())) {
             AtomicBoolean stop = new AtomicBoolean();
             AtomicLong busyAcquisitions = new AtomicLong();
             List<Throwable> failures = new CopyOnWriteArrayList<>();
@@ -171,9 +179,9 @@ public abstract class RelayContract extends TransportContract {
             throws Exception {
         // tokens are max(last + 1, server µs): with the counter far ahead of the clock only the
         // reserved block keeps a later token above the relayed ones
-        redis.server().command("SET", "dlock:{ahead}:fence", "3000000000000000");
-        try (LockClient a = connect(redis.server().uri());
-                LockClient b = connect(redis.server().uri())) {
+        redis.command("SET", "dlock:{ahead}:fence", "3000000000000000");
+        try (LockClient a = connect(redis.uri());
+                LockClient b = connect(redis.uri())) {
             DistributedLock lock = a.lock("ahead");
             Lease current = lock.acquire();
             List<CompletableFuture<Lease>> line = new ArrayList<>();
@@ -188,7 +196,7 @@ public abstract class RelayContract extends TransportContract {
                 highest = current.fencingToken();
             }
             // the hold disappears as if client a had died and its lease expired
-            redis.server().command("DEL", "dlock:{ahead}");
+            redis.command("DEL", "dlock:{ahead}");
             Lease later = b.lock("ahead").tryAcquire(Duration.ofSeconds(5)).orElseThrow();
             assertThat(later.fencingToken()).isGreaterThan(highest);
             later.release();
@@ -197,7 +205,7 @@ public abstract class RelayContract extends TransportContract {
 
     @Test
     void aWaiterInLine_thatIsInterruptedOrTimesOutOrIsCancelled_leavesNothingBehind() throws Exception {
-        try (LockClient client = connect(redis.server().uri())) {
+        try (LockClient client = connect(redis.uri())) {
             DistributedLock lock = client.lock("giveup");
             Lease held = lock.acquire();
             CompletableFuture<Throwable> interrupted = new CompletableFuture<>();
@@ -220,7 +228,7 @@ public abstract class RelayContract extends TransportContract {
             // nobody wants it any more: the relay skips them all and the lock is gone from Redis
             long until =
                     System.nanoTime() + Timing.scaled(Duration.ofSeconds(2)).toNanos();
-            while (!Long.valueOf(0).equals(redis.server().command("EXISTS", "dlock:{giveup}"))) {
+            while (!Long.valueOf(0).equals(redis.command("EXISTS", "dlock:{giveup}"))) {
                 assertThat(System.nanoTime() - until)
                         .as("lock released in time")
                         .isNegative();
@@ -234,7 +242,7 @@ public abstract class RelayContract extends TransportContract {
 
     @Test
     void aWaiterWithItsOwnLeaseTime_isNotRelayed_butAcquiresInRedisWithIt() throws Exception {
-        try (LockClient client = connect(redis.server().uri())) {
+        try (LockClient client = connect(redis.uri())) {
             DistributedLock lock = client.lock("fixed");
             Lease held = lock.acquire();
             CompletableFuture<Optional<Lease>> fixed =
@@ -243,7 +251,7 @@ public abstract class RelayContract extends TransportContract {
             held.release();
             Lease lease = fixed.get(5, TimeUnit.SECONDS).orElseThrow();
             assertThat(lease.remaining()).isLessThanOrEqualTo(Duration.ofSeconds(2));
-            assertThat((Long) redis.server().command("PTTL", "dlock:{fixed}")).isBetween(1L, 2000L);
+            assertThat((Long) redis.command("PTTL", "dlock:{fixed}")).isBetween(1L, 2000L);
             lease.release();
         }
     }
@@ -251,12 +259,12 @@ public abstract class RelayContract extends TransportContract {
     @Test
     void whenTheHoldIsLost_theNextInLineAcquiresForItself() throws Exception {
         try (LockClient client =
-                builder(redis.server().uri()).leaseTime(Duration.ofSeconds(1)).build()) {
+                builder(redis.uri()).leaseTime(Duration.ofSeconds(1)).build()) {
             DistributedLock lock = client.lock("lost");
             Lease held = lock.acquire();
             CompletableFuture<Lease> next = lock.acquireAsync(Duration.ofSeconds(30));
             Thread.sleep(100);
-            redis.server().command("DEL", "dlock:{lost}"); // as after a failover that lost the write
+            redis.command("DEL", "dlock:{lost}"); // as after a failover that lost the write
             Lease taken = next.get(Timing.scaled(Duration.ofSeconds(3)).toMillis(), TimeUnit.MILLISECONDS);
             assertThat(held.isValid()).isFalse();
             assertThat(taken.isValid()).isTrue();
@@ -268,7 +276,7 @@ public abstract class RelayContract extends TransportContract {
 
     @Test
     void close_failsTheAcquiresWaitingInLine() throws Exception {
-        LockClient client = connect(redis.server().uri());
+        LockClient client = connect(redis.uri());
         DistributedLock lock = client.lock("closing");
         lock.acquire();
         CompletableFuture<Lease> waiting = lock.acquireAsync(Duration.ofSeconds(30));
@@ -277,6 +285,6 @@ public abstract class RelayContract extends TransportContract {
         assertThatThrownBy(() -> waiting.get(5, TimeUnit.SECONDS))
                 .isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(LockException.class);
-        assertThat(redis.server().command("EXISTS", "dlock:{closing}")).isEqualTo(0L);
+        assertThat(redis.command("EXISTS", "dlock:{closing}")).isEqualTo(0L);
     }
 }

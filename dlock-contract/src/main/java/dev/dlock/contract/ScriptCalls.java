@@ -10,9 +10,22 @@ final class ScriptCalls {
 
     private ScriptCalls() {}
 
+    /** Scripts that ran on every master since its last {@code CONFIG RESETSTAT}. */
+    static long of(ContractRedis redis) {
+        long calls = 0;
+        for (Object info : redis.commandOnMasters("INFO", "commandstats")) {
+            calls += count((String) info);
+        }
+        return calls;
+    }
+
     /** Scripts that ran: a NOSCRIPT reply is a failed EVALSHA followed by an EVAL, so failures don't count. */
     static long of(RedisServer server) {
-        Matcher m = EVAL.matcher((String) server.command("INFO", "commandstats"));
+        return count((String) server.command("INFO", "commandstats"));
+    }
+
+    private static long count(String commandstats) {
+        Matcher m = EVAL.matcher(commandstats);
         long calls = 0;
         while (m.find()) {
             calls += Long.parseLong(m.group(2)) - Long.parseLong(m.group(3));

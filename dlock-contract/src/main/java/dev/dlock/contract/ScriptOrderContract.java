@@ -38,8 +38,7 @@ public abstract class ScriptOrderContract extends TransportContract {
     /** A bare connection of the transport under test, for its script calls without a lock client. */
     private Transport openTransport(RedisServer server) {
         return transport()
-                .connect(new TransportConfig(
-                        server.uri(), server.uri(), Timing.scaled(Duration.ofSeconds(5)), "script-order-test"));
+                .connect(TransportConfig.of(server.uri(), Timing.scaled(Duration.ofSeconds(5)), "script-order-test"));
     }
 
     private static Object await(CompletableFuture<Object> reply) throws Exception {

@@ -12,8 +12,18 @@ final class WaitQueue {
 
     /** Polls the queue of lock {@code name} until it holds {@code clients} entries; fails after a scaled 10 s. */
     static void awaitSize(RedisServer server, String name, long clients) throws InterruptedException {
+        awaitSize(server::command, name, clients);
+    }
+
+    /** As {@link #awaitSize(RedisServer, String, long)}, on the node that serves the queue. */
+    static void awaitSize(ContractRedis redis, String name, long clients) throws InterruptedException {
+        awaitSize(redis::command, name, clients);
+    }
+
+    private static void awaitSize(java.util.function.Function<String[], Object> redis, String name, long clients)
+            throws InterruptedException {
         long until = System.nanoTime() + Timing.scaled(Duration.ofSeconds(10)).toNanos();
-        while (!Long.valueOf(clients).equals(server.command("ZCARD", "dlock:{" + name + "}:q"))) {
+        while (!Long.valueOf(clients).equals(redis.apply(new String[] {"ZCARD", "dlock:{" + name + "}:q"}))) {
             assertThat(System.nanoTime() - until)
                     .as("%d queued for %s in time", clients, name)
                     .isNegative();
