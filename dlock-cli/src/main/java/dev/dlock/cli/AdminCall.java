@@ -22,6 +22,8 @@ final class AdminCall {
             return call.apply(client.admin());
         } catch (IllegalArgumentException e) {
             throw new CliFailure(ExitCodes.USAGE, "invalid " + argument + ": " + e.getMessage(), e);
+        } catch (UnsupportedOperationException e) {
+            throw new CliFailure(ExitCodes.USAGE, e.getMessage(), e); // such as list on a Redlock client
         } catch (LockException e) {
             throw RedisOptions.failure(e);
         }

@@ -41,7 +41,9 @@ import picocli.CommandLine.Option;
         description = {
             "Worker processes contend for one lock that guards a counter (GET, +1 in Java, fenced SET).",
             "Near the end one holder is killed with SIGKILL and another takes over within the TTL.",
-            "Starts a throwaway redis-server from PATH when nothing answers at the Redis URI."
+            "Starts a throwaway redis-server from PATH when nothing answers at the Redis URI.",
+            "With --failover: starts its own master, replica and three sentinels, kills the master while a",
+            "worker holds the lock, and compares the run without and with replica acknowledgement."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the verdict passed", "64:bad flag", "69:no Redis and none could be started", "70:failed"},
@@ -72,6 +74,12 @@ final class DemoCommand implements Callable<Integer> {
             description = "Lease time of the workers (default: ${DEFAULT-VALUE}).")
     Duration ttl;
 
+    @Option(
+            names = "--failover",
+            description = "Show a failover losing a lock, and replicaAcks(1) preventing it (own throwaway"
+                    + " servers; ignores --redis, --seconds and --ttl).")
+    boolean failover;
+
     private final PrintStream out = System.out;
     private final DemoStats stats = new DemoStats();
     private final List<Process> processes = new ArrayList<>();
@@ -82,6 +90,15 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         CliFailure.checkRange("--workers", workers, 2, 16);
         CliFailure.checkRange("--seconds", seconds, 4, 600);
+        if (failover) {
+            return new FailoverDemo(out, workers).run();
+        }
+        if (redis.redlock || redis.replicaAcks != 0) {
+            throw CliFailure.badOption(
+                    redis.redlock ? "--redlock" : "--replica-acks",
+                    "the demo runs on one Redis; see --failover for replica acknowledgement",
+                    null);
+        }
         redis.prefix = "dlock-demo-" + UUID.randomUUID().toString().substring(0, 8);
         LocalRedis local = null;
         LockClient client;

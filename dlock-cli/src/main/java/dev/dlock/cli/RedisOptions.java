@@ -7,7 +7,10 @@ import dev.dlock.LockException;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
-/** {@code --redis}, {@code --prefix} and {@code --verbose}, shared by every command that talks to Redis. */
+/**
+ * {@code --redis}, {@code --redlock}, {@code --replica-acks}, {@code --prefix} and {@code --verbose},
+ * shared by every command that talks to Redis.
+ */
 final class RedisOptions {
     static final String DEFAULT_URI = "redis://127.0.0.1:6379";
     static final String ENV = "DLOCK_REDIS_URL";
@@ -17,6 +20,20 @@ final class RedisOptions {
             paramLabel = "URI",
             description = "Redis URI (default: $" + ENV + ", else " + DEFAULT_URI + ").")
     String uri;
+
+    @Option(
+            names = "--redlock",
+            description = "Redlock over independent masters: --redis (or $" + ENV + ") is a comma-separated list"
+                    + " of 3 or more standalone URIs, redis://a,redis://b,redis://c (docs/redlock.md).")
+    boolean redlock;
+
+    @Option(
+            names = "--replica-acks",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "Every acquire and renewal counts only once N replicas acknowledged it (WAIT);"
+                    + " 0, the default, waits for none (docs/topologies.md).")
+    int replicaAcks;
 
     @Option(
             names = "--prefix",
@@ -50,17 +67,34 @@ final class RedisOptions {
      */
     LockClient connect(Duration leaseTime, String leaseFlag) {
         try {
-            return LockClient.builder()
-                    .redisUri(uri())
-                    .keyPrefix(prefix)
-                    .leaseTime(leaseTime)
-                    .clientName("dlock-cli")
-                    .build();
+            LockClient.Builder builder =
+                    LockClient.builder().keyPrefix(prefix).leaseTime(leaseTime).clientName("dlock-cli");
+            if (redlock) {
+                if (replicaAcks != 0) {
+                    throw CliFailure.badOption(
+                            "--replica-acks",
+                            "Redlock's masters have no replicas to wait for; drop --replica-acks",
+                            null);
+                }
+                builder.redlock(uri().split(",", -1));
+            } else {
+                if (uri().indexOf(',') >= 0 && (uri().startsWith("redis://") || uri().startsWith("rediss://"))) {
+                    throw CliFailure.badOption(
+                            "--redis",
+                            "a list of redis:// URIs needs --redlock (several hosts of one deployment are"
+                                    + " redis-sentinel:// or redis-cluster://)",
+                            null);
+                }
+                builder.redisUri(uri()).replicaAcks(replicaAcks);
+            }
+            return builder.build();
         } catch (IllegalArgumentException e) {
             String message = e.getMessage() == null ? e.toString() : e.getMessage();
             String flag = message.startsWith("redisUri")
                     ? "--redis"
-                    : message.startsWith("keyPrefix") ? "--prefix" : leaseFlag;
+                    : message.startsWith("keyPrefix")
+                            ? "--prefix"
+                            : message.startsWith("replicaAcks") ? "--replica-acks" : leaseFlag;
             throw CliFailure.badOption(flag, message, e);
         } catch (LockAuthenticationException e) {
             throw new CliFailure(

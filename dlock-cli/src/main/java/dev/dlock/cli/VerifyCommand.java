@@ -1,5 +1,6 @@
 package dev.dlock.cli;
 
+import dev.dlock.verify.ClientTransport;
 import dev.dlock.verify.Options;
 import dev.dlock.verify.VerifyMain;
 import java.nio.file.Path;
@@ -51,6 +52,14 @@ final class VerifyCommand implements Callable<Integer> {
             description = "Run only these scenarios (comma-separated, as the report names them).")
     String only;
 
+    @Option(
+            names = "--transport",
+            paramLabel = "T",
+            description =
+                    "resp or lettuce: the transport of every dlock client of the run (default: ${DEFAULT-VALUE}).",
+            defaultValue = ClientTransport.DEFAULT_LABEL)
+    String transport;
+
     @Override
     public Integer call() {
         List<String> args = new ArrayList<>();
@@ -74,6 +83,8 @@ final class VerifyCommand implements Callable<Integer> {
             args.add("--only");
             args.add(only);
         }
+        args.add("--transport");
+        args.add(transport);
         try {
             Options.parse(args.toArray(new String[0])); // a bad scenario name is a usage error, before any run
         } catch (IllegalArgumentException e) {

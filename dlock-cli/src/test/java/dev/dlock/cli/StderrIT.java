@@ -16,8 +16,9 @@ final class StderrIT {
     }
 
     @Test
-    void refusedSentinel_stderrIsDlocksOneMessage_verboseAddsLettucesLog() {
-        String uri = "redis-sentinel://127.0.0.1:" + Cli.freePort() + "?sentinelMasterId=mymaster";
+    void refusedCluster_stderrIsDlocksOneMessage_verboseAddsLettucesLog() {
+        // redis-cluster:// is served by dlock-lettuce, whose refused connection logs through Netty/Lettuce
+        String uri = "redis-cluster://127.0.0.1:" + Cli.freePort();
         assertStderrIsOnlyDlocksMessage(uri);
 
         Cli verbose = Cli.run("status", "--verbose", "--redis", uri, "x");

@@ -123,14 +123,19 @@ final class UsageIT {
     void help_printsTheUsageOfTheNamedCommand() {
         Cli help = Cli.run("help", "verify");
         assertThat(help.exitCode()).as(help.toString()).isZero();
-        assertThat(help.stdout()).contains("Usage: dlock verify", "--redis", "--seed", "--long", "--out");
+        assertThat(help.stdout())
+                .contains("Usage: dlock verify", "--redis", "--seed", "--long", "--out", "--transport");
     }
 
     @Test
-    void verify_badSeed_exits64_unreachableRedis_exits69() {
+    void verify_badSeedOrTransport_exits64_unreachableRedis_exits69() {
         Cli seed = Cli.run("verify", "--seed", "soon");
         assertThat(seed.exitCode()).isEqualTo(64);
         assertThat(seed.stderr()).contains("--seed");
+
+        Cli transport = Cli.run("verify", "--transport", "jedis");
+        assertThat(transport.exitCode()).as(transport.toString()).isEqualTo(64);
+        assertThat(transport.stderr()).contains("--transport must be one of resp, lettuce, not 'jedis'");
 
         Cli down = Cli.run("verify", "--redis", "redis://127.0.0.1:" + Cli.freePort());
         assertThat(down.exitCode()).as(down.toString()).isEqualTo(69);

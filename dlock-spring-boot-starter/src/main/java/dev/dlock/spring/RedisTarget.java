@@ -14,16 +14,18 @@ import org.springframework.util.StringUtils;
 /**
  * Where the lock client connects and how long its commands may take: {@code dlock.redis-url}, else a
  * service connection's {@link RedisConnectionDetails} (Testcontainers, Docker Compose), else {@code
- * spring.data.redis.*} read as Spring Boot reads them for its own Redis client. Sentinel and Cluster
- * fail here, naming the property, before anything connects. Stateless.
+ * spring.data.redis.*} read as Spring Boot reads them for its own Redis client: standalone as {@code
+ * redis[s]://}, Sentinel as {@code redis-sentinel://}, Cluster as {@code redis-cluster://}. What dlock
+ * cannot honour (sentinels that need their own password, an SSL bundle) fails here, naming the
+ * property, before anything connects. Stateless.
  */
 final class RedisTarget {
     /** Boot's own details, made from {@code spring.data.redis.*}; those are read from the properties instead. */
     private static final String PROPERTIES_DETAILS =
             "org.springframework.boot.autoconfigure.data.redis.PropertiesRedisConnectionDetails";
 
-    private static final String INSTEAD = " Until then, set dlock.redis-url to a standalone Redis for the locks, or"
-            + " define your own LockClient bean (the starter then backs off).";
+    private static final String INSTEAD = " Set dlock.redis-url to a URI dlock can use for the locks, or define your"
+            + " own LockClient bean (the starter then backs off).";
 
     private RedisTarget() {}
 
@@ -34,8 +36,9 @@ final class RedisTarget {
      * @param redis the {@code spring.data.redis.*} properties
      * @param details the application's connection details, or null
      * @return the Redis URI, password included
-     * @throws InvalidConfigurationPropertyValueException for Sentinel, Cluster, an SSL bundle or a bad URL
-     * @throws IllegalStateException for connection details that describe Sentinel or Cluster
+     * @throws InvalidConfigurationPropertyValueException for sentinels with a password, TLS with Sentinel
+     *     or Cluster, an SSL bundle or a bad URL
+     * @throws IllegalStateException for connection details that dlock cannot honour in the same ways
      */
     static String uri(DlockProperties dlock, RedisProperties redis, RedisConnectionDetails details) {
         if (StringUtils.hasText(dlock.getRedisUrl())) {
@@ -75,15 +78,31 @@ final class RedisTarget {
         int database = StringUtils.hasText(url) ? databaseOf(url) : redis.getDatabase();
         RedisProperties.Sentinel sentinel = redis.getSentinel();
         if (sentinel != null && (sentinel.getMaster() != null || !isEmpty(sentinel.getNodes()))) {
-            throw new InvalidConfigurationPropertyValueException(
-                    "spring.data.redis.sentinel.master",
-                    sentinel.getMaster(),
-                    sentinelReason(sentinelUri(sentinel.getNodes(), database, sentinel.getMaster())));
+            if (StringUtils.hasLength(sentinel.getPassword())) {
+                throw new InvalidConfigurationPropertyValueException(
+                        "spring.data.redis.sentinel.password",
+                        "(not shown)",
+                        "dlock asks the sentinels without credentials (the password in its redis-sentinel:// URI"
+                                + " is the master's)." + INSTEAD);
+            }
+            if (isEmpty(sentinel.getNodes()) || !StringUtils.hasText(sentinel.getMaster())) {
+                throw new InvalidConfigurationPropertyValueException(
+                        "spring.data.redis.sentinel.nodes",
+                        String.valueOf(sentinel.getNodes()),
+                        "Redis Sentinel needs both spring.data.redis.sentinel.nodes and .master");
+            }
+            noTls(redis, "Sentinel");
+            return multiHostUri(
+                    "redis-sentinel://",
+                    redis.getUsername(),
+                    redis.getPassword(),
+                    sentinel.getNodes(),
+                    "/" + database + "#" + encode(sentinel.getMaster()));
         }
         RedisProperties.Cluster cluster = redis.getCluster();
         if (cluster != null && !isEmpty(cluster.getNodes())) {
-            throw new InvalidConfigurationPropertyValueException(
-                    "spring.data.redis.cluster.nodes", String.join(",", cluster.getNodes()), CLUSTER_REASON);
+            noTls(redis, "Cluster");
+            return multiHostUri("redis-cluster://", redis.getUsername(), redis.getPassword(), cluster.getNodes(), "");
         }
         boolean tls = redis.getSsl().isEnabled();
         if (StringUtils.hasText(url)) {
@@ -101,14 +120,34 @@ final class RedisTarget {
                 + details.getClass().getName() + ")";
         RedisConnectionDetails.Sentinel sentinel = details.getSentinel();
         if (sentinel != null) {
+            if (StringUtils.hasLength(sentinel.getPassword())) {
+                throw new IllegalStateException(source + " give the sentinels a password; dlock asks the sentinels"
+                        + " without credentials." + INSTEAD);
+            }
+            if (sentinel.getSslBundle() != null) {
+                throw new IllegalStateException(source + " ask for TLS to Sentinel; dlock's redis-sentinel:// has no"
+                        + " TLS form yet." + INSTEAD);
+            }
             List<String> nodes = sentinel.getNodes().stream()
                     .map(node -> host(node.host()) + ":" + node.port())
                     .toList();
-            throw new IllegalStateException(source + " describe Redis Sentinel. "
-                    + sentinelReason(sentinelUri(nodes, sentinel.getDatabase(), sentinel.getMaster())));
+            return multiHostUri(
+                    "redis-sentinel://",
+                    details.getUsername(),
+                    details.getPassword(),
+                    nodes,
+                    "/" + sentinel.getDatabase() + "#" + encode(sentinel.getMaster()));
         }
-        if (details.getCluster() != null) {
-            throw new IllegalStateException(source + " describe Redis Cluster. " + CLUSTER_REASON);
+        RedisConnectionDetails.Cluster cluster = details.getCluster();
+        if (cluster != null) {
+            if (cluster.getSslBundle() != null) {
+                throw new IllegalStateException(source + " ask for TLS to Cluster; dlock's redis-cluster:// has no"
+                        + " TLS form yet." + INSTEAD);
+            }
+            List<String> nodes = cluster.getNodes().stream()
+                    .map(node -> host(node.host()) + ":" + node.port())
+                    .toList();
+            return multiHostUri("redis-cluster://", details.getUsername(), details.getPassword(), nodes, "");
         }
         RedisConnectionDetails.Standalone standalone = details.getStandalone();
         return standaloneUri(
@@ -120,33 +159,40 @@ final class RedisTarget {
                 standalone.getDatabase());
     }
 
-    private static final String CLUSTER_REASON = "Redis Cluster is not supported by dlock's Spring Boot starter yet:"
-            + " cluster support is coming (dlock's keys of one lock already share a hash slot, but its transports"
-            + " talk to one node)." + INSTEAD;
-
-    private static String sentinelReason(String uri) {
-        return "Redis Sentinel is not supported by dlock's Spring Boot starter yet: sentinel support is coming. These"
-                + " settings map to " + uri + ", and the dlock core does not accept a URI with several sentinels"
-                + " yet; the starter fails rather than connect to the wrong server." + INSTEAD
-                + " With one sentinel and dlock-lettuce on the class path, dlock.redis-url=redis-sentinel://"
-                + "host:port/db#master works today.";
+    private static void noTls(RedisProperties redis, String topology) {
+        if (redis.getSsl().isEnabled()) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "spring.data.redis.ssl.enabled",
+                    "true",
+                    "dlock's " + topology + " URI has no TLS form yet." + INSTEAD);
+        }
     }
 
-    /** The URI the Sentinel settings stand for: {@code redis-sentinel://h1:p1,h2:p2/db#master} (no credentials). */
-    static String sentinelUri(List<String> nodes, int database, String master) {
-        return "redis-sentinel://" + String.join(",", nodes == null ? List.of() : nodes) + "/" + database + "#"
-                + master;
+    /**
+     * {@code scheme[[user]:password@]h1:p1,h2:p2<tail>}: the form of {@code redis-sentinel://} (tail
+     * {@code /db#master}) and {@code redis-cluster://} (no tail); credentials percent-encoded, IPv6
+     * hosts bracketed.
+     */
+    static String multiHostUri(String scheme, String user, String password, List<String> nodes, String tail) {
+        StringBuilder uri = new StringBuilder(scheme);
+        credentials(uri, user, password);
+        uri.append(String.join(",", nodes.stream().map(String::trim).toList()));
+        return uri.append(tail).toString();
     }
 
-    /** {@code redis[s]://[[user]:password@]host:port[/db]}, credentials percent-encoded, IPv6 hosts bracketed. */
-    static String standaloneUri(boolean tls, String user, String password, String host, int port, int database) {
-        StringBuilder uri = new StringBuilder(tls ? "rediss://" : "redis://");
+    private static void credentials(StringBuilder uri, String user, String password) {
         if (StringUtils.hasLength(password)) {
             if (StringUtils.hasLength(user)) {
                 uri.append(encode(user));
             }
             uri.append(':').append(encode(password)).append('@');
         }
+    }
+
+    /** {@code redis[s]://[[user]:password@]host:port[/db]}, credentials percent-encoded, IPv6 hosts bracketed. */
+    static String standaloneUri(boolean tls, String user, String password, String host, int port, int database) {
+        StringBuilder uri = new StringBuilder(tls ? "rediss://" : "redis://");
+        credentials(uri, user, password);
         uri.append(host(host)).append(':').append(port);
         if (database != 0) {
             uri.append('/').append(database);

@@ -10,6 +10,7 @@ import dev.dlock.LockListener;
 import dev.dlock.micrometer.DlockMetrics;
 import dev.dlock.testkit.RedisExtension;
 import dev.dlock.testkit.RedisServer;
+import dev.dlock.testkit.SentinelSetup;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -156,33 +157,36 @@ final class DlockAutoConfigurationIT {
     }
 
     @Test
-    void sentinel_failsAtStartNamingThePropertyAndTheUriItWouldNeed() {
-        runner.withPropertyValues(
-                        "spring.data.redis.sentinel.master=mymaster",
-                        "spring.data.redis.sentinel.nodes=h1:26379,h2:26380",
-                        "spring.data.redis.database=1")
-                .run(context -> assertThat(context)
-                        .getFailure()
-                        .rootCause()
-                        .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, e -> {
-                            assertThat(e.getName()).isEqualTo("spring.data.redis.sentinel.master");
-                            assertThat(e.getReason())
-                                    .contains("sentinel support is coming")
-                                    .contains("redis-sentinel://h1:26379,h2:26380/1#mymaster")
-                                    .contains("dlock.redis-url");
-                        }));
+    void sentinelSettings_connectThroughTheSentinels_toTheirMaster() {
+        try (SentinelSetup setup =
+                SentinelSetup.builder().replicas(1).masterName("locks").start()) {
+            String nodes = String.join(
+                    ",",
+                    setup.sentinels().stream()
+                            .map(s -> s.host() + ":" + s.port())
+                            .toList());
+            runner.withPropertyValues(
+                            "spring.data.redis.sentinel.master=locks", "spring.data.redis.sentinel.nodes=" + nodes)
+                    .run(context -> {
+                        LockClient client = context.getBean(LockClient.class);
+                        assertThat(client.redisUri()).isEqualTo("redis-sentinel://" + nodes + "/0#locks");
+                        try (Lease lease = client.lock("through-sentinel").acquire()) {
+                            assertThat(setup.currentMaster().command("HGET", "dlock:{through-sentinel}", "owner"))
+                                    .as("held on the master the sentinels name")
+                                    .isNotNull();
+                        }
+                    });
+        }
     }
 
     @Test
-    void cluster_failsAtStartNamingTheProperty() {
+    void cluster_withoutATransportThatSpeaksIt_failsAtStartSayingWhichToAdd() {
         runner.withPropertyValues("spring.data.redis.cluster.nodes=h1:7000,h2:7001")
                 .run(context -> assertThat(context)
                         .getFailure()
                         .rootCause()
-                        .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, e -> {
-                            assertThat(e.getName()).isEqualTo("spring.data.redis.cluster.nodes");
-                            assertThat(e.getReason()).contains("cluster support is coming");
-                        }));
+                        .hasMessageContaining("redis-cluster://h1:7000,h2:7001")
+                        .hasMessageContaining("dlock-lettuce"));
     }
 
     @Test

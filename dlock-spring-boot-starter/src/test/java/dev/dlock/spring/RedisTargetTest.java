@@ -1,11 +1,13 @@
 package dev.dlock.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.data.redis.RedisProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 /** The mapping of the properties to a Redis URI and a command timeout, without a server. */
 final class RedisTargetTest {
@@ -73,8 +75,43 @@ final class RedisTargetTest {
     }
 
     @Test
-    void sentinelUri_listsTheSentinelsTheDatabaseAndTheMaster() {
-        assertThat(RedisTarget.sentinelUri(List.of("h1:26379", "h2:26380"), 2, "mymaster"))
-                .isEqualTo("redis-sentinel://h1:26379,h2:26380/2#mymaster");
+    void sentinel_mapsToRedisSentinelUri_withTheMastersCredentials_theDatabaseAndTheMaster() {
+        redis.setSentinel(new RedisProperties.Sentinel());
+        redis.getSentinel().setMaster("my master");
+        redis.getSentinel().setNodes(List.of("h1:26379", " h2:26380"));
+        redis.setDatabase(2);
+        redis.setPassword("p@ss");
+        assertThat(uri()).isEqualTo("redis-sentinel://:p%40ss@h1:26379,h2:26380/2#my%20master");
+    }
+
+    @Test
+    void sentinelWithItsOwnPassword_orTls_orNoMaster_failsNamingTheProperty() {
+        redis.setSentinel(new RedisProperties.Sentinel());
+        redis.getSentinel().setNodes(List.of("h1:26379"));
+        assertThatThrownBy(this::uri)
+                .isInstanceOfSatisfying(
+                        InvalidConfigurationPropertyValueException.class,
+                        e -> assertThat(e.getName()).isEqualTo("spring.data.redis.sentinel.nodes"));
+        redis.getSentinel().setMaster("m");
+        redis.getSentinel().setPassword("sentinel-secret");
+        assertThatThrownBy(this::uri).isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, e -> {
+            assertThat(e.getName()).isEqualTo("spring.data.redis.sentinel.password");
+            assertThat(e.getMessage()).doesNotContain("sentinel-secret");
+        });
+        redis.getSentinel().setPassword(null);
+        redis.getSsl().setEnabled(true);
+        assertThatThrownBy(this::uri)
+                .isInstanceOfSatisfying(
+                        InvalidConfigurationPropertyValueException.class,
+                        e -> assertThat(e.getName()).isEqualTo("spring.data.redis.ssl.enabled"));
+    }
+
+    @Test
+    void cluster_mapsToRedisClusterUri_withCredentials() {
+        redis.setCluster(new RedisProperties.Cluster());
+        redis.getCluster().setNodes(List.of("n1:7000", "n2:7001"));
+        redis.setUsername("app");
+        redis.setPassword("pw");
+        assertThat(uri()).isEqualTo("redis-cluster://app:pw@n1:7000,n2:7001");
     }
 }
