@@ -1,8 +1,6 @@
 package dev.dlock.verify;
 
 import dev.dlock.LockClient;
-import dev.dlock.lettuce.LettuceTransportFactory;
-import dev.dlock.spi.TransportFactory;
 import io.lettuce.core.RedisURI;
 import java.net.URI;
 import java.time.Duration;
@@ -21,13 +19,29 @@ final class Connections {
      * is read when the client is built, so it is set just for the build).
      */
     LockClient client(String uri, Duration lease, String unsafeControl) {
+        return client(uri, lease, unsafeControl, 0);
+    }
+
+    /**
+     * As {@link #client(String, Duration, String)}; with {@code replicaAcks > 0} every granting write waits for that
+     * many replicas, at most {@link #replicaAckTimeout()}.
+     */
+    LockClient client(String uri, Duration lease, String unsafeControl, int replicaAcks) {
+        return client(uri, lease, unsafeControl, replicaAcks, run.clientName());
+    }
+
+    /** As {@link #client(String, Duration, String, int)}, with a {@code CLIENT SETNAME} other than the run's. */
+    LockClient client(String uri, Duration lease, String unsafeControl, int replicaAcks, String clientName) {
         LockClient.Builder builder = LockClient.builder()
                 .redisUri(uri)
-                .transport(transport())
+                .transport(run.transport().factory())
                 .leaseTime(lease != null ? lease : run.ttl())
                 .keyPrefix(run.keyPrefix())
-                .clientName(run.clientName())
+                .clientName(clientName)
                 .commandTimeout(run.commandTimeout());
+        if (replicaAcks > 0) {
+            builder.replicaAcks(replicaAcks).replicaAckTimeout(replicaAckTimeout());
+        }
         if (unsafeControl == null) {
             return builder.build();
         }
@@ -44,13 +58,12 @@ final class Connections {
     static final String UNSAFE_CONTROL = "dlock.unsafe.control";
 
     /**
-     * The transport of every dlock client of a run, named rather than discovered, so a run's figures do not depend on
-     * what else is on the class path (the CLI jar also carries dlock-resp, which ranks first for redis://). Lettuce:
-     * the transport the verifier's tiers are recorded with; dlock-resp under these faults is open work (it failed the
-     * server-errors scenario's liveness check once, docs/verification.md).
+     * How long a write of a {@code replicaAcks} client waits for its replicas: half the TTL. A WAIT on a healthy replica
+     * answers in about a millisecond, but with a quarter TTL (250 ms) the first acquires of a scenario, on a 2-core
+     * host busy starting its clients, were refused now and then with no fault near.
      */
-    static TransportFactory transport() {
-        return new LettuceTransportFactory();
+    Duration replicaAckTimeout() {
+        return run.ttl().dividedBy(2);
     }
 
     static RedisURI withTimeout(String uri, Duration timeout) {

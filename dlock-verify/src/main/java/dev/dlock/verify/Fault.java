@@ -4,7 +4,9 @@ import java.util.Locale;
 
 /**
  * The faults a scenario can script; {@link #serverSide} ones signal, restart or reconfigure a redis-server this run
- * started. A {@link #shortLived} fault stops nobody: the lock must be served normally again as soon as it heals.
+ * started. A {@link #shortLived} fault stops nobody: the lock must be served normally again as soon as it heals. The
+ * {@code FAILOVER_*} faults act on the scenario's own Sentinel deployment ({@link FailoverFaults}), never on the run's
+ * servers, so they are not server-side: they run with {@code --redis} too.
  */
 enum Fault {
     HOLDER_KILL("SIGKILL of a holder JVM while it holds the lock", false, false),
@@ -23,7 +25,24 @@ enum Fault {
     SUBSCRIBE_REFUSED(
             "SUBSCRIBE refused by ACL (-subscribe) for 1x TTL, this run's pub/sub connections killed at its start",
             true,
-            true);
+            true),
+    FAILOVER_KILL(
+            "SIGKILL of the Sentinel master, failover to its replica, the old master rejoined as a replica",
+            false,
+            false),
+    FAILOVER_PAUSE(
+            "SIGSTOP of the Sentinel master until the sentinels fail over, then SIGCONT and rejoined as a replica",
+            false,
+            false),
+    FAILOVER_HOLD_BACK(
+            "replica held back while a fixed-lease holder takes the lock, then the master killed, failover, rejoin",
+            false,
+            false),
+    FAILOVER_PARTITION(
+            "Sentinel master cut off (proxies) from sentinels, replica and clients but the minority one; failover;"
+                    + " heal; rejoined as a replica",
+            false,
+            false);
 
     final String description;
     final boolean serverSide;

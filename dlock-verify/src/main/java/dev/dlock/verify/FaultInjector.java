@@ -39,6 +39,7 @@ final class FaultInjector {
     private final Duration ttl;
     private final ServiceFaults service;
     private final String fillerKey;
+    private final FailoverFaults failover;
     private int nextHolder;
     private String holdFailure = "";
 
@@ -50,7 +51,8 @@ final class FaultInjector {
             Supplier<JvmProcess> replacement,
             String clientName,
             Duration ttl,
-            String keyPrefix) {
+            String keyPrefix,
+            FailoverFaults failover) {
         this.server = server;
         this.admin = admin;
         this.proxied = proxied;
@@ -61,28 +63,48 @@ final class FaultInjector {
         this.ttl = ttl;
         this.service = new ServiceFaults(server, admin, clientName, ttl);
         this.fillerKey = keyPrefix + ":oom-filler";
+        this.failover = failover;
     }
 
     /**
-     * The client behind the proxy.
+     * The worker the faults stall in its hold: the client behind the proxy, or the long fixed-lease holder of a
+     * failover scenario.
      *
-     * @param proxy the proxy between it and Redis
-     * @param worker its worker, or {@code null} in a control scenario
+     * @param proxy the proxy between it and Redis, or {@code null} in a failover scenario
+     * @param worker its worker, or {@code null} when the scenario has none
      * @param says the lines its worker announces
      */
     record Proxied(TcpProxy proxy, Worker worker, BlockingQueue<String> says) {
+        /** Whether the worker reported holding within {@code timeout}; refused acquires are tried again. */
         boolean holding(Duration stall, Duration timeout) {
+            long until = System.nanoTime() + timeout.toNanos();
+            String line;
+            do {
+                line = heldOrRefused(stall, null, Duration.ofNanos(Math.max(0, until - System.nanoTime())));
+            } while (line != null && !line.startsWith("HOLDING") && System.nanoTime() < until);
+            return line != null && line.startsWith("HOLDING");
+        }
+
+        /**
+         * Asks the worker to stall its next hold (with a fixed {@code lease}, or its own lease when {@code null}) and
+         * returns its first announcement: {@code HOLDING <token>}, {@code REFUSED <error>} (its next acquire failed
+         * with an error), or {@code null} if none came within {@code timeout}.
+         */
+        String heldOrRefused(Duration stall, Duration lease, Duration timeout) {
             if (worker == null) {
-                return false;
+                return null;
             }
             says.clear();
-            worker.stallNextHold(stall);
+            if (lease == null) {
+                worker.stallNextHold(stall);
+            } else {
+                worker.stallNextHold(stall, lease);
+            }
             try {
-                String line = says.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                return line != null && line.startsWith("HOLDING");
+                return says.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return false;
+                return null;
             }
         }
     }
@@ -123,6 +145,10 @@ final class FaultInjector {
             case OOM -> service.outOfMemory(fault, fillerKey);
             case PUBSUB_KILL -> service.pubsubKill(fault);
             case SUBSCRIBE_REFUSED -> service.subscribeRefused(fault);
+            case FAILOVER_KILL, FAILOVER_PAUSE, FAILOVER_HOLD_BACK, FAILOVER_PARTITION ->
+                failover == null
+                        ? skipped(fault, "needs a failover scenario's own Sentinel deployment")
+                        : failover.inject(fault, proxied);
         };
     }
 
@@ -223,12 +249,12 @@ final class FaultInjector {
         return new Injected(fault, start, heal, heal, null);
     }
 
-    private static Injected skipped(Fault fault, String why) {
+    static Injected skipped(Fault fault, String why) {
         long now = System.nanoTime();
         return new Injected(fault, now, now, now, why);
     }
 
-    private static String firstLine(String message) {
+    static String firstLine(String message) {
         if (message == null) {
             return "";
         }

@@ -26,7 +26,7 @@ final class HolderProcess {
     /**
      * Arguments: lock URI, resource URI, scenario, client label, lock names (comma-separated, taken in turn),
      * resource key base (the name in braces is appended), key prefix, client name, ttl ms, command timeout ms, hold max
-     * ms, seed, history file.
+     * ms, seed, history file, transport ({@link ClientTransport#label()}).
      */
     public static void main(String[] args) throws Exception {
         Verify.quietClientLogs();
@@ -45,13 +45,15 @@ final class HolderProcess {
                 commandTimeout,
                 Duration.ofMillis(Long.parseLong(args[10])),
                 Long.parseLong(args[11]),
-                Acquirer.Style.LEASE);
+                Acquirer.Style.LEASE,
+                Duration.ZERO);
         AtomicBoolean stop = new AtomicBoolean();
         RedisURI uri = RedisURI.create(resourceUri);
         uri.setTimeout(commandTimeout);
         RedisClient raw = RedisClient.create(uri);
         try (History history = new History(Path.of(args[12]));
-                LockClient client = connect(lockUri, ttl, args[6], args[7], commandTimeout);
+                LockClient client = connect(
+                        lockUri, ClientTransport.of(args[13], "transport"), ttl, args[6], args[7], commandTimeout);
                 StatefulRedisConnection<String, String> connection = raw.connect()) {
             Worker worker = new Worker(
                     spec,
@@ -87,12 +89,13 @@ final class HolderProcess {
     }
 
     /** A cold JVM on a busy machine can miss the first connect timeout; the workload has not started yet. */
-    private static LockClient connect(String uri, Duration ttl, String prefix, String name, Duration timeout) {
+    private static LockClient connect(
+            String uri, ClientTransport transport, Duration ttl, String prefix, String name, Duration timeout) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return LockClient.builder()
                         .redisUri(uri)
-                        .transport(Connections.transport())
+                        .transport(transport.factory())
                         .leaseTime(ttl)
                         .keyPrefix(prefix)
                         .clientName(name)

@@ -48,6 +48,35 @@ final class NaiveLock {
         }
     }
 
+    /**
+     * The naive lock's hold: a fixed deadline counted from before the acquire was sent.
+     *
+     * @param lock the lock it was taken on
+     * @param token its token
+     * @param deadline its fixed deadline ({@code System.nanoTime()})
+     */
+    record Held(NaiveLock lock, long token, long deadline) implements Acquirer.Held {
+        @Override
+        public long observe() {
+            return deadline;
+        }
+
+        @Override
+        public boolean valid() {
+            return true;
+        }
+
+        @Override
+        public void release() {
+            lock.release();
+        }
+
+        @Override
+        public dev.dlock.Lease lease() {
+            return null;
+        }
+    }
+
     /** The broken release: deletes whatever lock is there, whoever holds it. */
     void release() {
         redis.del(lockKey);

@@ -20,6 +20,7 @@ import java.time.Duration;
  * @param clientName the {@code CLIENT SETNAME} of this run's clients
  * @param outDir where histories are written
  * @param maxScenario longest a scenario may wait for its workload before it is declared stalled
+ * @param transport the transport of every dlock client of the run, holder JVMs included
  */
 record RunSettings(
         String redisUri,
@@ -34,4 +35,5 @@ record RunSettings(
         String keyPrefix,
         String clientName,
         Path outDir,
-        Duration maxScenario) {}
+        Duration maxScenario,
+        ClientTransport transport) {}

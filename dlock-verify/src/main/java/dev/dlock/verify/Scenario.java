@@ -3,7 +3,9 @@ package dev.dlock.verify;
 import dev.dlock.verify.Acquirer.Style;
 import dev.dlock.verify.Violation.Checker;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One scenario of the run: a workload against one or more lock names, with faults scripted at fixed acquire counts.
@@ -20,6 +22,7 @@ import java.util.List;
  * @param caughtBy for a control: the checker that must report it; {@code null} for an ordinary scenario
  * @param caughtText for a control: text the catching violation's message must contain, or empty
  * @param documentedOnly checkers whose violations are reported as the documented outcome and not counted
+ * @param failover for a failover scenario, its Sentinel deployment's client setting; {@code null} for the run's server
  */
 record Scenario(
         String name,
@@ -33,7 +36,18 @@ record Scenario(
         int minAcquires,
         Checker caughtBy,
         String caughtText,
-        List<Checker> documentedOnly) {
+        List<Checker> documentedOnly,
+        Failover failover) {
+
+    /**
+     * A scenario whose lock clients use a Sentinel deployment of its own ({@link FailoverFaults}); no holder JVMs, no
+     * proxies.
+     *
+     * @param replicaAcks the {@code replicaAcks} of every lock client, 0 for none
+     * @param partition whether every data node is behind a proxy that {@link Fault#FAILOVER_PARTITION} cuts, and a
+     *     {@link Via#MINORITY} client reaches the sentinels through proxies of its own
+     */
+    record Failover(int replicaAcks, boolean partition) {}
 
     /** How an in-process worker reaches Redis. */
     enum Via {
@@ -44,7 +58,12 @@ record Scenario(
         /** a client of its own */
         OWN,
         /** a client of its own behind a proxy that delivers its pub/sub traffic 0.6 TTL late, all the time */
-        LAGGED
+        LAGGED,
+        /**
+         * a failover scenario's client of its own on the master's side of a partition: its open connections to the
+         * master survive {@link Fault#FAILOVER_PARTITION}, its connections to the sentinels do not
+         */
+        MINORITY
     }
 
     /**
@@ -56,18 +75,30 @@ record Scenario(
      * @param names indexes into the scenario's lock names, taken in turn
      * @param lease the lease time of its own client, or {@code null} for the run's TTL
      * @param unsafeControl the {@code dlock.unsafe.control} value its own client is built with, or {@code null}
+     * @param stalls whether the faults stall it in its hold (besides the worker behind the proxy, which they always may)
      */
-    record Client(String label, Style style, Via via, List<Integer> names, Duration lease, String unsafeControl) {
+    record Client(
+            String label,
+            Style style,
+            Via via,
+            List<Integer> names,
+            Duration lease,
+            String unsafeControl,
+            boolean stalls) {
         static Client of(String label, Style style, Via via, Integer... names) {
-            return new Client(label, style, via, List.of(names), null, null);
+            return new Client(label, style, via, List.of(names), null, null, false);
         }
 
         Client lease(Duration leaseTime) {
-            return new Client(label, style, via, names, leaseTime, unsafeControl);
+            return new Client(label, style, via, names, leaseTime, unsafeControl, stalls);
         }
 
         Client unsafe(String control) {
-            return new Client(label, style, via, names, lease, control);
+            return new Client(label, style, via, names, lease, control, stalls);
+        }
+
+        Client stalled() {
+            return new Client(label, style, via, names, lease, unsafeControl, true);
         }
     }
 
@@ -116,7 +147,8 @@ record Scenario(
                 0,
                 null,
                 "",
-                List.of());
+                List.of(),
+                null);
     }
 
     static Scenario wide(String name, boolean noPersistence, Fault... faults) {
@@ -132,7 +164,8 @@ record Scenario(
                 0,
                 null,
                 "",
-                List.of());
+                List.of(),
+                null);
     }
 
     static Scenario control(String name, Worker.Variant variant, boolean fenceCheck, Checker caughtBy, String text) {
@@ -143,7 +176,19 @@ record Scenario(
                 Client.of("t3", style, Via.DIRECT, 0),
                 Client.of("t4", style, Via.DIRECT, 0));
         return new Scenario(
-                name, List.of(name), List.of(), variant, fenceCheck, false, 0, workers, 0, caughtBy, text, List.of());
+                name,
+                List.of(name),
+                List.of(),
+                variant,
+                fenceCheck,
+                false,
+                0,
+                workers,
+                0,
+                caughtBy,
+                text,
+                List.of(),
+                null);
     }
 
     /** A control of a defect of dlock-core itself, re-introduced by {@code -Ddlock.unsafe.control} in one client. */
@@ -173,7 +218,67 @@ record Scenario(
                 acquires,
                 caughtBy,
                 text,
-                List.of());
+                List.of(),
+                null);
+    }
+
+    /**
+     * A failover scenario on its own Sentinel deployment: three watchdog-lease clients (two threads on one client, one
+     * on its own) and {@code h1} with fixed leases of one TTL, whose hold a fault may stall with a long fixed lease (the
+     * stalled hold of {@link Fault#FAILOVER_HOLD_BACK}). No 100 ms leases: what is measured here is replication, and
+     * checker 6's 10% tolerance on so short a lease is within what a client reconnecting after a failover takes. Without
+     * acknowledgements a failover may lose a lock, so checkers 1 and 4 are the documented outcome of the kill and
+     * pause scenarios, and the hold-back scenario, which loses one for certain, is a control checker 1 must catch;
+     * with {@code replicaAcks(1)} every checker counts. The partition scenario adds {@code m1}, a watchdog-lease client
+     * on the master's side of the partition (the textbook split brain's other holder).
+     */
+    static Scenario failover(String name, int replicaAcks, Fault fault) {
+        boolean control = replicaAcks == 0 && fault == Fault.FAILOVER_HOLD_BACK;
+        boolean partition = fault == Fault.FAILOVER_PARTITION;
+        List<Checker> documented =
+                replicaAcks == 0 && !control ? List.of(Checker.MUTUAL_EXCLUSION, Checker.TOKEN_ORDER) : List.of();
+        List<Client> workers = new ArrayList<>(List.of(
+                Client.of("t1", Style.LEASE, Via.DIRECT, 0),
+                Client.of("t2", Style.ASYNC, Via.DIRECT, 0),
+                Client.of("o1", Style.LEASE, Via.OWN, 0),
+                Client.of("h1", Style.FIXED_TTL, Via.OWN, 0).stalled()));
+        if (partition) {
+            workers.add(Client.of("m1", Style.LEASE, Via.MINORITY, 0));
+        }
+        return new Scenario(
+                name,
+                List.of(name),
+                List.of(fault),
+                Worker.Variant.HONEST,
+                true,
+                false,
+                0,
+                List.copyOf(workers),
+                0,
+                control ? Checker.MUTUAL_EXCLUSION : null,
+                control ? "overlap" : "",
+                documented,
+                new Failover(replicaAcks, partition));
+    }
+
+    /**
+     * The scenarios only the long tier runs: the failovers under load, whose outcome depends on timing (without
+     * acknowledgements a lost lock by chance; with them, how soon the rejoined replica acknowledges again). The quick
+     * tier runs the two hold-back scenarios, whose outcome is certain either way.
+     */
+    static final Set<String> LONG_TIER_ONLY = Set.of(
+            "failover-kill",
+            "failover-pause",
+            "failover-partition",
+            "failover-kill-acked",
+            "failover-pause-acked",
+            "failover-partition-acked");
+
+    /** The scenarios of a tier: every one for the long tier, all but {@link #LONG_TIER_ONLY} for the quick one. */
+    static List<Scenario> of(boolean longTier) {
+        return all().stream()
+                .filter(s -> longTier || !LONG_TIER_ONLY.contains(s.name()))
+                .toList();
     }
 
     /** The scenarios of one run, in order; the AOF restart comes late so earlier ones run on an unrestarted server. */
@@ -198,7 +303,8 @@ record Scenario(
                         0,
                         null,
                         "",
-                        List.of(Checker.MUTUAL_EXCLUSION)),
+                        List.of(Checker.MUTUAL_EXCLUSION),
+                        null),
                 control(
                         "control-release-without-owner-check",
                         Worker.Variant.NAIVE_RELEASE,
@@ -239,6 +345,14 @@ record Scenario(
                         0,
                         300,
                         Checker.FRESH_HOLD,
-                        ""));
+                        ""),
+                failover("failover-kill", 0, Fault.FAILOVER_KILL),
+                failover("failover-pause", 0, Fault.FAILOVER_PAUSE),
+                failover("failover-partition", 0, Fault.FAILOVER_PARTITION),
+                failover("control-failover-hold-back", 0, Fault.FAILOVER_HOLD_BACK),
+                failover("failover-kill-acked", 1, Fault.FAILOVER_KILL),
+                failover("failover-pause-acked", 1, Fault.FAILOVER_PAUSE),
+                failover("failover-partition-acked", 1, Fault.FAILOVER_PARTITION),
+                failover("failover-hold-back-acked", 1, Fault.FAILOVER_HOLD_BACK));
     }
 }

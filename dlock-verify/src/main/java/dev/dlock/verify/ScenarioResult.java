@@ -18,6 +18,7 @@ import java.util.Map;
  * @param history the scenario's history directory (JSONL files)
  * @param millis wall time of the scenario
  * @param skipped why the whole scenario was skipped, or {@code null}
+ * @param notes what the faults measured (failover times), printed under the table
  */
 record ScenarioResult(
         Scenario scenario,
@@ -28,7 +29,8 @@ record ScenarioResult(
         List<Violation> violations,
         Path history,
         long millis,
-        String skipped) {
+        String skipped,
+        List<String> notes) {
 
     Map<Checker, Integer> perChecker() {
         Map<Checker, Integer> counts = new EnumMap<>(Checker.class);

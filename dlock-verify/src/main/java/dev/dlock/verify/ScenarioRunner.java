@@ -56,10 +56,21 @@ final class ScenarioRunner {
                     List.of(),
                     dir,
                     0,
-                    "needs server faults; --redis points at a server this run did not start");
+                    "needs server faults; --redis points at a server this run did not start",
+                    List.of());
         }
         RedisServer lockServer = scenario.noPersistence() ? run.noPersistenceServer() : run.server();
-        String lockUri = lockServer != null ? lockServer.uri() : run.redisUri();
+        requireFit(scenario);
+        List<AutoCloseable> closeLast = new ArrayList<>();
+        // a failover scenario's locks live on a Sentinel deployment of its own, closed last
+        FailoverFaults failover = scenario.failover() != null
+                ? FailoverFaults.start(run.ttl(), scenario.failover().partition(), minorityName())
+                : null;
+        if (failover != null) {
+            closeLast.add(failover);
+        }
+        int replicaAcks = scenario.failover() != null ? scenario.failover().replicaAcks() : 0;
+        String lockUri = failover != null ? failover.uri() : lockServer != null ? lockServer.uri() : run.redisUri();
         String resourceUri = run.redisUri(); // the resource never lives on the server without persistence
         Map<String, FencedResource> resources = new LinkedHashMap<>();
         for (String name : scenario.lockNames()) {
@@ -67,7 +78,6 @@ final class ScenarioRunner {
         }
         AtomicLong acquires = new AtomicLong();
         AtomicBoolean stop = new AtomicBoolean();
-        List<AutoCloseable> closeLast = new ArrayList<>();
         List<JvmProcess> holders = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         Map<String, Throwable> died = new ConcurrentHashMap<>();
@@ -76,12 +86,17 @@ final class ScenarioRunner {
         RedisClient raw = RedisClient.create(Connections.withTimeout(resourceUri, run.commandTimeout()));
         RedisClient adminClient = RedisClient.create(Connections.withTimeout(lockUri, Duration.ofSeconds(10)));
         Path threadHistory = dir.resolve("threads.jsonl");
-        try (TcpProxy proxy = new TcpProxy(Connections.host(lockUri), Connections.port(lockUri));
-                TcpProxy lagged = new TcpProxy(Connections.host(lockUri), Connections.port(lockUri));
+        // no proxies in a failover scenario: its faults act on the Sentinel deployment, not on a connection
+        try (TcpProxy proxy =
+                        failover == null ? new TcpProxy(Connections.host(lockUri), Connections.port(lockUri)) : null;
+                TcpProxy lagged =
+                        failover == null ? new TcpProxy(Connections.host(lockUri), Connections.port(lockUri)) : null;
                 History history = new History(threadHistory);
                 StatefulRedisConnection<String, String> admin = adminClient.connect();
                 StatefulRedisConnection<String, String> resourceAdmin = raw.connect()) {
-            lagged.pubsubLag(run.ttl().multipliedBy(6).dividedBy(10));
+            if (lagged != null) {
+                lagged.pubsubLag(run.ttl().multipliedBy(6).dividedBy(10));
+            }
             resources.values().forEach(r -> r.delete(resourceAdmin.sync()));
             for (int i = 1; i <= scenario.holderJvms(); i++) {
                 holders.add(startHolder(scenario, "jvm" + i, lockUri, resourceUri, dir, i));
@@ -90,7 +105,7 @@ final class ScenarioRunner {
             for (JvmProcess holder : holders) {
                 holder.awaitLine("READY", Duration.ofSeconds(60));
             }
-            LockClient direct = connections.client(lockUri, null, null);
+            LockClient direct = connections.client(lockUri, null, null, replicaAcks);
             closeLast.add(direct);
             boolean anyProxied = scenario.workers().stream().anyMatch(c -> c.via() == Scenario.Via.PROXY);
             LockClient proxied =
@@ -105,13 +120,21 @@ final class ScenarioRunner {
                 StatefulRedisConnection<String, String> connection = raw.connect();
                 closeLast.add(connection);
                 boolean viaProxy = worker.via() == Scenario.Via.PROXY;
+                boolean stalling = viaProxy || worker.stalls();
                 LockClient lockClient = switch (worker.via()) {
                     case DIRECT -> direct;
                     case PROXY -> proxied;
-                    case OWN -> connections.client(lockUri, worker.lease(), worker.unsafeControl());
+                    case OWN -> connections.client(lockUri, worker.lease(), worker.unsafeControl(), replicaAcks);
                     case LAGGED ->
                         connections.client(
                                 Connections.viaProxy(lockUri, lagged.port()), worker.lease(), worker.unsafeControl());
+                    case MINORITY ->
+                        connections.client(
+                                failover.minorityUri(),
+                                worker.lease(),
+                                worker.unsafeControl(),
+                                replicaAcks,
+                                minorityName());
                 };
                 if (lockClient != direct && lockClient != proxied) {
                     closeLast.add(lockClient);
@@ -124,8 +147,8 @@ final class ScenarioRunner {
                         history,
                         acquires,
                         stop,
-                        viaProxy ? proxiedSays::add : line -> {});
-                if (viaProxy) {
+                        stalling ? proxiedSays::add : line -> {});
+                if (stalling) {
                     proxiedWorker = body;
                 }
                 Thread thread = new Thread(body, "dlock-verify-" + scenario.name() + "-" + worker.label());
@@ -153,7 +176,8 @@ final class ScenarioRunner {
                     replacement,
                     run.clientName(),
                     run.ttl(),
-                    run.keyPrefix());
+                    run.keyPrefix(),
+                    failover);
             long lastTrigger = 0;
             long livenessUntil = System.nanoTime();
             for (long[] step : schedule(scenario)) {
@@ -231,7 +255,8 @@ final class ScenarioRunner {
                     violations,
                     dir,
                     (System.nanoTime() - began) / 1_000_000,
-                    null);
+                    null,
+                    failover != null ? failover.notes() : List.of());
         } finally {
             stop.set(true);
             for (int i = closeLast.size() - 1; i >= 0; i--) {
@@ -244,6 +269,28 @@ final class ScenarioRunner {
             raw.shutdown();
             adminClient.shutdown();
         }
+    }
+
+    /**
+     * A failover scenario runs in-process clients on its Sentinel deployment only: no holder JVMs, no proxies of the run
+     * (a partition scenario's proxies are its deployment's); a minority client needs a partition scenario.
+     */
+    private static void requireFit(Scenario scenario) {
+        if (scenario.failover() != null
+                && (scenario.holderJvms() > 0
+                        || scenario.workers().stream()
+                                .anyMatch(c -> c.via() == Scenario.Via.PROXY || c.via() == Scenario.Via.LAGGED))) {
+            throw new IllegalStateException(scenario.name() + ": a failover scenario has no holder JVMs or proxies");
+        }
+        boolean minority = scenario.workers().stream().anyMatch(c -> c.via() == Scenario.Via.MINORITY);
+        if (minority && (scenario.failover() == null || !scenario.failover().partition())) {
+            throw new IllegalStateException(scenario.name() + ": a minority client needs a partition scenario");
+        }
+    }
+
+    /** The {@code CLIENT SETNAME} of a partition scenario's minority client, by which the partition spares it. */
+    private String minorityName() {
+        return run.clientName() + "-minority";
     }
 
     private String resourceBase(String lockName) {
@@ -284,7 +331,10 @@ final class ScenarioRunner {
                 run.commandTimeout(),
                 run.holdMax(),
                 run.seed() * 1009 + index,
-                worker.style());
+                worker.style(),
+                scenario.failover() != null && scenario.failover().replicaAcks() > 0
+                        ? connections.replicaAckTimeout()
+                        : Duration.ZERO);
     }
 
     private JvmProcess startHolder(
@@ -304,7 +354,8 @@ final class ScenarioRunner {
                         Long.toString(run.commandTimeout().toMillis()),
                         Long.toString(run.holdMax().toMillis()),
                         Long.toString(run.seed() * 1009 + 100 + index),
-                        dir.resolve(client + ".jsonl").toString())
+                        dir.resolve(client + ".jsonl").toString(),
+                        run.transport().label())
                 .start();
     }
 

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,12 +16,13 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A loopback TCP proxy between one client and Redis, with three network faults: {@link #freeze(boolean) freeze}
+ * A loopback TCP proxy between one client and Redis, with four network faults: {@link #freeze(boolean) freeze}
  * (bytes are no longer forwarded in either direction, connections stay open, as with a partition that drops nothing),
- * {@link #latency(Duration) latency} (every chunk is held back before it is forwarded) and {@link
+ * {@link #latency(Duration) latency} (every chunk is held back before it is forwarded), {@link
  * #pubsubLag(Duration) pub/sub lag} (only what Redis sends on a connection that has sent SUBSCRIBE is delivered late,
- * each chunk by the same lag, order kept: the grant path lags behind the command path). Two threads per connection,
- * one more for a pub/sub connection's delayed deliveries. Thread-safe.
+ * each chunk by the same lag, order kept: the grant path lags behind the command path) and {@link #cut(Set) cut}
+ * (connections closed and new ones refused, but for those named to survive: a partition that resets). Two threads
+ * per connection, one more for a pub/sub connection's delayed deliveries. Thread-safe.
  */
 final class TcpProxy implements AutoCloseable {
 
@@ -28,6 +30,8 @@ final class TcpProxy implements AutoCloseable {
     private final String targetHost;
     private final int targetPort;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+    private final Map<Socket, Socket> upstreamOf = new ConcurrentHashMap<>(); // downstream socket -> its upstream
+    private volatile boolean cut;
     private volatile boolean frozen;
     private volatile long latencyNanos;
     private volatile long pubsubLagNanos;
@@ -55,6 +59,31 @@ final class TcpProxy implements AutoCloseable {
 
     void pubsubLag(Duration lag) {
         this.pubsubLagNanos = lag.toNanos();
+    }
+
+    /**
+     * Cuts the target off from this proxy's clients, as a network partition on loopback: from now until {@link #heal()}
+     * a new connection is closed as soon as it is accepted, and every open one is closed but those whose upstream
+     * socket (this proxy's connection to the target) has a local port in {@code survivors}: the target lists those in
+     * {@code CLIENT LIST} as {@code addr}, which is how a caller names the connections of clients on the target's side
+     * of the partition. A partition that resets rather than drops: a dropped one would leave every client's connection
+     * open until a timeout or keep-alive noticed, which measures the client's timeouts, not the failover.
+     *
+     * @param survivors local ports of upstream sockets whose connections stay open
+     */
+    void cut(Set<Integer> survivors) {
+        cut = true;
+        upstreamOf.forEach((downstream, upstream) -> {
+            if (!survivors.contains(upstream.getLocalPort())) {
+                closeQuietly(downstream);
+                closeQuietly(upstream);
+            }
+        });
+    }
+
+    /** Ends a {@link #cut(Set) cut}: new connections are forwarded again. */
+    void heal() {
+        cut = false;
     }
 
     /** One proxied connection: whether the client has subscribed on it, and its delay line towards the client. */
@@ -95,6 +124,10 @@ final class TcpProxy implements AutoCloseable {
         while (!closed) {
             try {
                 Socket downstream = server.accept();
+                if (cut) {
+                    downstream.close();
+                    continue;
+                }
                 Socket upstream = new Socket();
                 try {
                     upstream.connect(new InetSocketAddress(targetHost, targetPort), 5000);
@@ -106,6 +139,12 @@ final class TcpProxy implements AutoCloseable {
                 upstream.setTcpNoDelay(true);
                 sockets.add(downstream);
                 sockets.add(upstream);
+                upstreamOf.put(downstream, upstream);
+                if (cut) { // cut while this one connected: it is not among the survivors
+                    closeQuietly(downstream);
+                    closeQuietly(upstream);
+                    continue;
+                }
                 Link link = new Link();
                 daemon("dlock-proxy-up", () -> pump(downstream, upstream, link, false));
                 daemon("dlock-proxy-down", () -> pump(upstream, downstream, link, true));
@@ -174,6 +213,7 @@ final class TcpProxy implements AutoCloseable {
         }
         if (closeable instanceof Socket socket) {
             sockets.remove(socket);
+            upstreamOf.remove(socket);
         }
     }
 

@@ -51,18 +51,24 @@ public final class Verify {
      * @throws Exception if the run itself cannot be set up (a server does not start, a directory cannot be written)
      */
     public static Report run(Options options) throws Exception {
-        return run(options, chosen(options.only()));
+        return run(options, chosen(options.only(), options.longTier()));
+    }
+
+    /** As {@link #chosen(List, boolean)} for the quick tier. */
+    static List<Scenario> chosen(List<String> names) {
+        return chosen(names, false);
     }
 
     /**
-     * The scenarios named, in the run's order; all of them when none is named.
+     * The scenarios named, in the run's order (any scenario, whatever the tier); the tier's scenarios when none is
+     * named.
      *
      * @throws IllegalArgumentException naming a scenario that does not exist
      */
-    static List<Scenario> chosen(List<String> names) {
+    static List<Scenario> chosen(List<String> names, boolean longTier) {
         List<Scenario> all = Scenario.all();
         if (names.isEmpty()) {
-            return all;
+            return Scenario.of(longTier);
         }
         List<String> known = all.stream().map(Scenario::name).toList();
         for (String name : names) {
@@ -107,15 +113,20 @@ public final class Verify {
                     "dlock-verify-" + runId,
                     "dlock-verify-" + runId,
                     options.outDir().toAbsolutePath(),
-                    ttl.multipliedBy(30).plusSeconds(30));
+                    ttl.multipliedBy(30).plusSeconds(30),
+                    options.transport());
             ScenarioRunner runner = new ScenarioRunner(settings);
             List<ScenarioResult> results = new ArrayList<>();
             for (Scenario scenario : scenarios) {
                 results.add(runner.run(scenario));
             }
             String header = String.format(
-                    "dlock verify: seed %d, %s tier, TTL %d ms, %s",
-                    options.seed(), options.longTier() ? "long" : "quick", ttl.toMillis(), where);
+                    "dlock verify: seed %d, %s tier, TTL %d ms, %s transport, %s",
+                    options.seed(),
+                    options.longTier() ? "long" : "quick",
+                    ttl.toMillis(),
+                    options.transport().label(),
+                    where);
             return new Report(header, results, options.outDir().toAbsolutePath());
         } finally {
             if (aof != null) {

@@ -51,6 +51,9 @@ final class Worker implements Runnable {
      * @param holdMax longest ordinary hold between read and write
      * @param seed random seed of this worker
      * @param style how it acquires
+     * @param ackTimeout how long a granting write may wait for replicas ({@code replicaAckTimeout}), or zero: an
+     *     acquire's own bound is its wait, the command timeout and this (the WAIT runs after the script, on its own
+     *     clock)
      */
     record Spec(
             String scenario,
@@ -63,7 +66,8 @@ final class Worker implements Runnable {
             Duration commandTimeout,
             Duration holdMax,
             long seed,
-            Acquirer.Style style) {}
+            Acquirer.Style style,
+            Duration ackTimeout) {}
 
     private final Spec spec;
     private final RedisCommands<String, String> redis;
@@ -72,6 +76,7 @@ final class Worker implements Runnable {
     private final AtomicLong acquires;
     private final AtomicBoolean stop;
     private final AtomicLong stallNanos = new AtomicLong();
+    private final AtomicLong stallLeaseNanos = new AtomicLong();
     private final Consumer<String> announce;
     private final Random random;
     private final NaiveLock naive;
@@ -107,13 +112,34 @@ final class Worker implements Runnable {
                 lockClient,
                 spec.ttl(),
                 spec.clientLease(),
-                spec.commandTimeout(),
+                spec.commandTimeout().plus(spec.ackTimeout()),
                 spec.holdMax(),
                 random);
     }
 
-    /** Makes the next hold stall for {@code duration} after its read and announce {@code HOLDING <token>}. */
+    /**
+     * Makes the next hold whose acquire begins after this call stall for {@code duration} after its read and announce
+     * {@code HOLDING <token>}; an acquire that fails with an error first announces {@code REFUSED <error>} and drops
+     * the stall (a refused wait keeps it for the next acquire). Counting only acquires begun after the call makes the
+     * stalled hold's grant a write made after whatever the caller did before (a replica held back, for one).
+     */
     void stallNextHold(Duration duration) {
+        stallLeaseNanos.set(0);
+        stallNanos.set(duration.toNanos());
+    }
+
+    /**
+     * As {@link #stallNextHold(Duration)}, and the stalled hold asks for a fixed lease of {@code lease} instead of the
+     * worker's own (a fixed-lease worker only): long enough to outlive what the caller does meanwhile, and never
+     * renewed, so the holder does not learn of a loss before its deadline.
+     *
+     * @throws IllegalStateException if the worker does not take fixed leases
+     */
+    void stallNextHold(Duration duration, Duration lease) {
+        if (spec.style() != Acquirer.Style.FIXED_TTL && spec.style() != Acquirer.Style.SHORT_FIXED) {
+            throw new IllegalStateException(spec.client() + " takes no fixed leases (" + spec.style() + ")");
+        }
+        stallLeaseNanos.set(lease.toNanos());
         stallNanos.set(duration.toNanos());
     }
 
@@ -139,6 +165,7 @@ final class Worker implements Runnable {
         Acquirer.Held held;
         long token;
         long deadline;
+        long stall = 0;
         if (naive != null) {
             Duration wait = spec.ttl().multipliedBy(2);
             // lease time 0: the naive lock is not dlock, checker 6 judges only dlock's acquires
@@ -152,9 +179,14 @@ final class Worker implements Runnable {
             long tc = System.nanoTime();
             deadline = op.invoke() + spec.ttl().toNanos() - spec.ttl().toNanos() / 100 - 2_000_000L;
             end(op, tc, token != 0 ? Op.OK : Op.FAIL, token, token != 0 ? deadline : 0, token != 0 ? "" : "busy");
-            held = token == 0 ? null : new NaiveHeld(token, deadline);
+            held = token == 0 ? null : new NaiveLock.Held(naive, token, deadline);
         } else {
             Acquirer.Plan plan = acquirer.plan();
+            stall = stallNanos.getAndSet(0);
+            long stallLease = stallLeaseNanos.get();
+            if (stall > 0 && stallLease > 0) {
+                plan = new Acquirer.Plan(plan.waitTime(), stallLease, null, "tryAcquire(wait, stalled hold's lease)");
+            }
             Op op = begin(Op.ACQUIRE, name, "", acquirer.timeoutNanos(plan), 0, 0, plan.leaseNanos());
             Acquirer.Attempt attempt;
             try {
@@ -162,10 +194,16 @@ final class Worker implements Runnable {
             } catch (RuntimeException e) {
                 end(op, System.nanoTime(), Op.UNKNOWN, 0, 0, describe(e));
                 lastFailed = true;
+                if (stall > 0) {
+                    announce.accept("REFUSED " + describe(e));
+                }
                 return;
             }
             lastFailed = false;
             held = attempt.held();
+            if (held == null && stall > 0) {
+                stallNanos.compareAndSet(0, stall); // not held: the next acquire stalls instead
+            }
             token = held == null ? 0 : held.token();
             deadline = attempt.deadline();
             end(op, attempt.returned(), held != null ? Op.OK : Op.FAIL, token, deadline, attempt.detail());
@@ -177,7 +215,7 @@ final class Worker implements Runnable {
             return;
         }
         try {
-            criticalSection(held, name, token, deadline);
+            criticalSection(held, name, token, deadline, stall);
         } finally {
             release(held, name, token);
         }
@@ -186,43 +224,7 @@ final class Worker implements Runnable {
         pause(Duration.ofNanos((long) (random.nextDouble() * spec.holdMax().toNanos() / 2)));
     }
 
-    /** The naive lock's hold: a fixed deadline counted from before the acquire was sent. */
-    private final class NaiveHeld implements Acquirer.Held {
-        private final long token;
-        private final long deadline;
-
-        NaiveHeld(long token, long deadline) {
-            this.token = token;
-            this.deadline = deadline;
-        }
-
-        @Override
-        public long token() {
-            return token;
-        }
-
-        @Override
-        public long observe() {
-            return deadline;
-        }
-
-        @Override
-        public boolean valid() {
-            return true;
-        }
-
-        @Override
-        public void release() {
-            naive.release();
-        }
-
-        @Override
-        public Lease lease() {
-            return null;
-        }
-    }
-
-    private void criticalSection(Acquirer.Held held, String name, long token, long acquiredDeadline) {
+    private void criticalSection(Acquirer.Held held, String name, long token, long acquiredDeadline, long stall) {
         FencedResource resource = resources.apply(name);
         long deadline = observe(held, acquiredDeadline);
         if (!mayUse(held, deadline)) {
@@ -247,7 +249,7 @@ final class Worker implements Runnable {
         if (value == null) {
             return;
         }
-        hold(token, deadline);
+        hold(token, deadline, stall);
         deadline = observe(held, acquiredDeadline);
         if (!mayUse(held, deadline)) {
             return;
@@ -268,8 +270,7 @@ final class Worker implements Runnable {
         }
     }
 
-    private void hold(long token, long deadline) {
-        long stall = stallNanos.getAndSet(0);
+    private void hold(long token, long deadline, long stall) {
         if (stall > 0) {
             announce.accept("HOLDING " + token);
             pause(Duration.ofNanos(stall));

@@ -15,6 +15,8 @@ final class OptionsTest {
     void parse_readsEveryOption() {
         Options options = Options.parse("--redis", "redis://127.0.0.1:7000", "--seed", "42", "--long", "--out", "x");
         assertThat(options).isEqualTo(new Options("redis://127.0.0.1:7000", 42, true, Path.of("x")));
+        assertThat(Options.parse("--transport", "resp").transport()).isEqualTo(ClientTransport.RESP);
+        assertThat(Options.parse("--transport", "LETTUCE").transport()).isEqualTo(ClientTransport.LETTUCE);
     }
 
     @Test
@@ -22,6 +24,7 @@ final class OptionsTest {
         Options options = Options.parse();
         assertThat(options.redisUri()).isNull();
         assertThat(options.longTier()).isFalse();
+        assertThat(options.transport()).isEqualTo(ClientTransport.DEFAULT);
         assertThat(options.outDir()).isEqualTo(Path.of("target", "dlock-verify", Long.toString(options.seed())));
     }
 
@@ -43,6 +46,9 @@ final class OptionsTest {
         assertThatThrownBy(() -> Options.parse("--seed")).hasMessageContaining("--seed needs a value");
         assertThatThrownBy(() -> Options.parse("--seed", "x")).hasMessageContaining("--seed must be an integer");
         assertThatThrownBy(() -> Options.parse("--redis", "--long")).hasMessageContaining("--redis needs a value");
+        assertThatThrownBy(() -> Options.parse("--transport")).hasMessageContaining("--transport needs a value");
+        assertThatThrownBy(() -> Options.parse("--transport", "jedis"))
+                .hasMessage("--transport must be one of resp, lettuce, not 'jedis'");
     }
 
     @Test
@@ -54,6 +60,18 @@ final class OptionsTest {
                 "--bogus");
         assertThat(code).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("usage: dlock verify");
+    }
+
+    @Test
+    void run_withAnUnknownTransport_namesTheOptionAndReturns2() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = VerifyMain.run(
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                "--transport",
+                "netty");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--transport must be one of resp, lettuce");
     }
 
     @Test

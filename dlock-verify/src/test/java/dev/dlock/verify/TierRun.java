@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * One tier of the torture run as its IT starts it: the seed from {@code -Ddlock.verify.seed}, else random; only the
- * scenarios named in {@code -Ddlock.verify.only=name,name}, else all of them.
+ * scenarios named in {@code -Ddlock.verify.only=name,name} (of either tier), else the tier's; the transport named by {@code
+ * -Ddlock.verify.transport=resp|lettuce}, else {@link ClientTransport#DEFAULT}.
  *
  * @param seed the seed the run used, for the failure messages
  * @param allScenarios whether every scenario ran (no {@code -Ddlock.verify.only})
@@ -18,11 +19,23 @@ record TierRun(long seed, boolean allScenarios, Report report) {
     static TierRun start(boolean longTier) throws Exception {
         long seed = Long.getLong("dlock.verify.seed", System.nanoTime() & 0xFFFFFFL);
         String only = System.getProperty("dlock.verify.only", "");
-        List<Scenario> scenarios = Scenario.all().stream()
-                .filter(s -> only.isEmpty() || List.of(only.split(",")).contains(s.name()))
-                .toList();
+        List<Scenario> scenarios = only.isEmpty()
+                ? Scenario.of(longTier)
+                : Scenario.all().stream()
+                        .filter(s -> List.of(only.split(",")).contains(s.name()))
+                        .toList();
         Path out = Path.of("target", "dlock-verify", (longTier ? "long-" : "quick-") + seed);
-        Report report = Verify.run(new Options(null, seed, longTier, out), scenarios);
+        String transport = System.getProperty("dlock.verify.transport");
+        Report report = Verify.run(
+                new Options(
+                        null,
+                        seed,
+                        longTier,
+                        out,
+                        transport == null || transport.isBlank()
+                                ? ClientTransport.DEFAULT
+                                : ClientTransport.of(transport, "-Ddlock.verify.transport")),
+                scenarios);
         System.out.print(report.text());
         return new TierRun(seed, only.isEmpty(), report);
     }

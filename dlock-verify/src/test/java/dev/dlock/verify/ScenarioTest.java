@@ -1,0 +1,68 @@
+package dev.dlock.verify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dlock.verify.Violation.Checker;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** How the failover scenarios are judged and which tier runs them. */
+final class ScenarioTest {
+
+    @Test
+    void quickTier_leavesOutTheFailoversUnderLoad_longTierRunsEverything() {
+        List<String> all = Scenario.all().stream().map(Scenario::name).toList();
+        List<String> quick = Scenario.of(false).stream().map(Scenario::name).toList();
+
+        assertThat(all).containsAll(Scenario.LONG_TIER_ONLY);
+        assertThat(quick).doesNotContainAnyElementsOf(Scenario.LONG_TIER_ONLY);
+        assertThat(quick).contains("control-failover-hold-back", "failover-hold-back-acked");
+        assertThat(Scenario.of(true)).isEqualTo(Scenario.all());
+        assertThat(Verify.chosen(List.of("failover-kill"), false))
+                .extracting(Scenario::name)
+                .containsExactly("failover-kill");
+    }
+
+    @Test
+    void withoutAcks_holdBackIsAControlOfCheckerOne_killAndPauseDocumentExclusionAndTokenOrder() {
+        Scenario holdBack = Scenario.failover("h", 0, Fault.FAILOVER_HOLD_BACK);
+        Scenario kill = Scenario.failover("k", 0, Fault.FAILOVER_KILL);
+
+        assertThat(holdBack.isControl()).isTrue();
+        assertThat(holdBack.caughtBy()).isEqualTo(Checker.MUTUAL_EXCLUSION);
+        assertThat(holdBack.caughtText()).isEqualTo("overlap");
+        assertThat(kill.isControl()).isFalse();
+        assertThat(kill.documentedOnly()).containsExactlyInAnyOrder(Checker.MUTUAL_EXCLUSION, Checker.TOKEN_ORDER);
+    }
+
+    @Test
+    void withAcks_everyCheckerCounts() {
+        for (Fault fault : List.of(
+                Fault.FAILOVER_KILL, Fault.FAILOVER_PAUSE, Fault.FAILOVER_HOLD_BACK, Fault.FAILOVER_PARTITION)) {
+            Scenario acked = Scenario.failover("a", 1, fault);
+
+            assertThat(acked.isControl()).as("%s", fault).isFalse();
+            assertThat(acked.documentedOnly()).as("%s", fault).isEmpty();
+            assertThat(acked.failover().replicaAcks()).isEqualTo(1);
+            assertThat(acked.holderJvms()).isZero();
+            assertThat(acked.workers()).filteredOn(Scenario.Client::stalls).hasSize(1);
+        }
+    }
+
+    @Test
+    void partition_addsAMinorityClient_onAPartitionedDeployment_inTheLongTier() {
+        Scenario partition = Scenario.failover("p", 0, Fault.FAILOVER_PARTITION);
+        Scenario kill = Scenario.failover("k", 1, Fault.FAILOVER_KILL);
+
+        assertThat(partition.failover().partition()).isTrue();
+        assertThat(partition.isControl()).isFalse();
+        assertThat(partition.documentedOnly()).containsExactlyInAnyOrder(Checker.MUTUAL_EXCLUSION, Checker.TOKEN_ORDER);
+        assertThat(partition.workers())
+                .filteredOn(c -> c.via() == Scenario.Via.MINORITY)
+                .extracting(Scenario.Client::label)
+                .containsExactly("m1");
+        assertThat(kill.failover().partition()).isFalse();
+        assertThat(kill.workers()).noneMatch(c -> c.via() == Scenario.Via.MINORITY);
+        assertThat(Scenario.LONG_TIER_ONLY).contains("failover-partition", "failover-partition-acked");
+    }
+}
