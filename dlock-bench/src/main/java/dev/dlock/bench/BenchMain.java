@@ -10,15 +10,19 @@ import java.util.Set;
 
 /**
  * Runs the side-by-side benchmark against one {@code redis-server} that it starts itself (never port 6379) and writes
- * {@code docs/benchmarks.md} and {@code docs/benchmarks.png}.
+ * {@code docs/benchmarks.md} and {@code docs/benchmarks.png}; with {@code --topologies}, also the topology phases, each
+ * on servers the testkit starts for it (Sentinel, Cluster, Redlock over 3 and 5 masters), into the page's
+ * "Topologies" section.
  *
  * <p>Options: {@code --quick} (one run, short phases: a smoke test, not a measurement), {@code --only W1,W3} (a subset
  * of the workloads), {@code --peers DLOCK,NAIVE} (a subset of the peers), {@code --docs DIR} (where the report goes,
  * default {@code docs}), {@code --no-report} (print only), {@code --runs N}, {@code
  * --measure-ms N} (a longer measured window, for profiling), {@code --process-warmup-ms N} (how long each W5 process
- * warms up before the phase), {@code --w5-warmup-ms N} (the warm-up of the W5 phase itself). The W5 client processes take extra JVM arguments from
- * the system property {@code dlock.bench.childJvmArgs} ({@code {id}} becomes the client's number), e.g. a JFR
- * recording per client.
+ * warms up before the phase), {@code --w5-warmup-ms N} (the warm-up of the W5 phase itself), {@code --topologies
+ * all|sentinel,cluster,redlock3,redlock5} (the topology phases to run after the main suite; none by default), {@code
+ * --no-standalone} (skip the main suite; the page keeps its main part and only the topology section is rewritten).
+ * The W5 client processes take extra JVM arguments from the system property {@code dlock.bench.childJvmArgs} ({@code
+ * {id}} becomes the client's number), e.g. a JFR recording per client.
  */
 public final class BenchMain {
     private BenchMain() {}
@@ -27,13 +31,15 @@ public final class BenchMain {
      * Runs the suite.
      *
      * @param args the options described on the class
-     * @throws Exception if the server cannot be started or the report cannot be written
+     * @throws Exception if a server cannot be started or the report cannot be written
      */
     public static void main(String[] args) throws Exception {
         System.setProperty("java.awt.headless", "true");
         Settings settings = Settings.full();
         Set<Workload> workloads = EnumSet.allOf(Workload.class);
         Set<Peer> peers = EnumSet.allOf(Peer.class);
+        Set<Topology> topologies = EnumSet.noneOf(Topology.class);
+        boolean standalone = true;
         Path docs = Path.of("docs");
         boolean report = true;
         for (int i = 0; i < args.length; i++) {
@@ -48,29 +54,43 @@ public final class BenchMain {
                 case "--process-warmup-ms" -> settings = settings.withProcessWarmupMillis(Long.parseLong(args[++i]));
                 case "--measure-ms" ->
                     settings = settings.withPhaseMillis(settings.warmupMillis(), Long.parseLong(args[++i]));
+                case "--topologies" -> topologies = Topology.parse(args[++i]);
+                case "--no-standalone" -> standalone = false;
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
+        Report.Part main = standalone ? runStandalone(settings, workloads, peers) : null;
+        Report.Part topologyPart = topologies.isEmpty() ? null : runTopologies(settings, topologies, workloads, peers);
+        if (report && (main != null || topologyPart != null)) {
+            Report.write(docs, settings, main, topologyPart);
+            System.out.println("wrote " + docs.resolve("benchmarks.md")
+                    + (main != null ? " and " + docs.resolve("benchmarks.png") : ""));
+        }
+    }
+
+    /** The main suite on one standalone server: every workload, every standalone peer, and the ceilings. */
+    private static Report.Part runStandalone(Settings settings, Set<Workload> workloads, Set<Peer> peers) {
         List<Measurement> measurements = new ArrayList<>();
         List<BenchmarkCeiling.Result> ceilings = new ArrayList<>();
         List<RingCeiling.Result> rings = new ArrayList<>();
         long started = System.nanoTime();
         String load = Environment.loadAverage();
+        MachineLoad machine = MachineLoad.start();
         try (RedisServer server = RedisServer.builder().start()) {
             System.out.printf(
                     "redis-server %s on port %d; load average before: %s%n", server.version(), server.port(), load);
-            MachineLoad machine = MachineLoad.start(server);
-            warmUp(server, settings, peers);
+            Deployment deployment = Deployment.standalone(server);
+            warmUp(deployment, settings, Workload.W1.peers(), peers);
             for (int run = 1; run <= settings.runs(); run++) {
                 for (Workload workload : workloads) {
                     for (Peer peer : inRunOrder(workload.peers(), run)) {
                         if (!peers.contains(peer)) {
                             continue;
                         }
-                        Measurement m = measure(workload, peer, server, settings, run);
+                        Measurement m = measure(workload, peer, deployment, settings, run);
                         measurements.add(m);
                         System.out.println(Report.line(run, m));
-                        server.command("FLUSHALL");
+                        deployment.flushAll();
                     }
                     if (workload == Workload.W5) {
                         for (RingCeiling.Result r : RingCeiling.run(server, settings.forW5(), run)) {
@@ -83,25 +103,64 @@ public final class BenchMain {
             }
             double minutes = (System.nanoTime() - started) / 60e9;
             System.out.printf(Locale.ROOT, "suite took %.1f min%n", minutes);
-            if (report) {
-                Environment env = Environment.describe(
-                        server, load, Environment.loadAverage(), machine.othersShare(), minutes, settings);
-                Report.write(docs, settings, env, measurements, ceilings, rings);
-                System.out.println("wrote " + docs.resolve("benchmarks.md") + " and " + docs.resolve("benchmarks.png"));
+            Environment env = Environment.describe(
+                    server.version(), load, Environment.loadAverage(), machine.othersShare(), minutes, settings);
+            return new Report.Part(env, measurements, ceilings, rings);
+        }
+    }
+
+    /**
+     * The topology phases, one deployment each, started and stopped here; within a deployment the runs repeat as in
+     * the main suite, with the peers' order rotating by one place per run.
+     */
+    private static Report.Part runTopologies(
+            Settings settings, Set<Topology> topologies, Set<Workload> workloads, Set<Peer> peers) throws Exception {
+        List<Measurement> measurements = new ArrayList<>();
+        long started = System.nanoTime();
+        String load = Environment.loadAverage();
+        MachineLoad machine = MachineLoad.start();
+        String version = "unknown";
+        for (Topology topology : topologies) {
+            try (Deployment deployment = Deployment.start(topology)) {
+                version = deployment.masters().get(0).version();
+                System.out.printf(
+                        "%s on %s; load average: %s%n", topology.title, deployment.target(), Environment.loadAverage());
+                warmUp(deployment, settings, topology.peers(Workload.W1), peers);
+                for (int run = 1; run <= settings.runs(); run++) {
+                    for (Workload workload : topology.workloads()) {
+                        if (!workloads.contains(workload)) {
+                            continue;
+                        }
+                        for (Peer peer : inRunOrder(topology.peers(workload), run)) {
+                            if (!peers.contains(peer)) {
+                                continue;
+                            }
+                            Measurement m = measure(workload, peer, deployment, settings, run);
+                            measurements.add(m);
+                            System.out.println(topology.option + " " + Report.line(run, m));
+                            deployment.flushAll();
+                        }
+                    }
+                }
             }
         }
+        double minutes = (System.nanoTime() - started) / 60e9;
+        System.out.printf(Locale.ROOT, "topology phases took %.1f min%n", minutes);
+        Environment env = Environment.describe(
+                version, load, Environment.loadAverage(), machine.othersShare(), minutes, settings);
+        return new Report.Part(env, measurements, List.of(), List.of());
     }
 
     /**
      * Compiles every peer's uncontended path once before anything is measured, so that the first peer of the first
      * run does not pay for the JIT alone; nothing of this round is reported.
      */
-    private static void warmUp(RedisServer server, Settings settings, Set<Peer> peers) {
+    private static void warmUp(Deployment deployment, Settings settings, List<Peer> candidates, Set<Peer> peers) {
         Settings brief = settings.withPhaseMillis(Math.min(1000, settings.warmupMillis()), 500);
-        for (Peer peer : Workload.W1.peers()) {
+        for (Peer peer : candidates) {
             if (peers.contains(peer)) {
-                InProcessRun.run(Workload.W1, peer, server, brief, 0);
-                server.command("FLUSHALL");
+                InProcessRun.run(Workload.W1, peer, deployment, brief, 0);
+                deployment.flushAll();
             }
         }
     }
@@ -113,11 +172,12 @@ public final class BenchMain {
         return order;
     }
 
-    private static Measurement measure(Workload workload, Peer peer, RedisServer server, Settings settings, int run) {
+    private static Measurement measure(
+            Workload workload, Peer peer, Deployment deployment, Settings settings, int run) {
         return switch (workload) {
-            case W1, W2, W3, W4 -> InProcessRun.run(workload, peer, server, settings, run);
-            case W5 -> ProcessesRun.run(peer, server, settings.forW5(), run);
-            case W6 -> LeasesRun.run(peer, server, settings, run);
+            case W1, W2, W3, W4 -> InProcessRun.run(workload, peer, deployment, settings, run);
+            case W5 -> ProcessesRun.run(peer, deployment, settings.forW5(), run);
+            case W6 -> LeasesRun.run(peer, deployment.masters().get(0), settings, run);
         };
     }
 

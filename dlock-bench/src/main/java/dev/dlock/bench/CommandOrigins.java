@@ -20,7 +20,7 @@ import java.util.Map;
  * short sample); one never seen at all counts as top-level.
  */
 final class CommandOrigins {
-    private static final Map<Peer, CommandOrigins> EARLIER = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<String, CommandOrigins> EARLIER = new java.util.concurrent.ConcurrentHashMap<>();
 
     private final Map<String, long[]> counts = new HashMap<>(); // name -> {top-level, in scripts}
     private CommandOrigins earlier;
@@ -31,12 +31,13 @@ final class CommandOrigins {
      * @param host the Redis host
      * @param port the Redis port
      * @param millis how long to sample
+     * @param topology where the peer runs (its scripts and commands differ by topology)
      * @param peer the peer whose commands these are
      * @return the origins seen
      */
-    static CommandOrigins sample(String host, int port, long millis, Peer peer) {
+    static CommandOrigins sample(String host, int port, long millis, Topology topology, Peer peer) {
         CommandOrigins origins = new CommandOrigins();
-        CommandOrigins all = EARLIER.computeIfAbsent(peer, p -> new CommandOrigins());
+        CommandOrigins all = EARLIER.computeIfAbsent(topology + "/" + peer, p -> new CommandOrigins());
         synchronized (all) {
             origins.earlier = all.copy();
         }

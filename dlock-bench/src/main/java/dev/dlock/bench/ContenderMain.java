@@ -14,22 +14,22 @@ import java.util.concurrent.locks.Lock;
  * One W5 client process: one client of a peer, one thread. It warms up on a key of its own, prints {@code ready},
  * waits for {@code go START END} (monotonic nanos), contends for the shared key until END, writes its holds inside
  * the window to a file (one line per hold: sequence, acquire returned, release returned, wait) and prints {@code
- * done} with its counts. Arguments: peer host port leaseMillis slotsFile id resultFile selfWarmupMillis.
+ * done} with its counts. Arguments: peer target ({@link Target#encode()}) leaseMillis slotsFile id resultFile
+ * selfWarmupMillis.
  */
 final class ContenderMain {
     private ContenderMain() {}
 
     public static void main(String[] args) throws IOException {
         Peer peer = Peer.valueOf(args[0]);
-        String host = args[1];
-        int port = Integer.parseInt(args[2]);
-        Duration lease = Duration.ofMillis(Long.parseLong(args[3]));
-        SharedSlots slots = SharedSlots.open(Path.of(args[4]));
-        int id = Integer.parseInt(args[5]);
-        Path result = Path.of(args[6]);
-        long selfWarmup = Long.parseLong(args[7]) * 1_000_000L;
+        Target target = Target.decode(args[1]);
+        Duration lease = Duration.ofMillis(Long.parseLong(args[2]));
+        SharedSlots slots = SharedSlots.open(Path.of(args[3]));
+        int id = Integer.parseInt(args[4]);
+        Path result = Path.of(args[5]);
+        long selfWarmup = Long.parseLong(args[6]) * 1_000_000L;
         BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        try (Peer.Client client = peer.connect(host, port, lease, false)) {
+        try (Peer.Client client = peer.connect(target, lease, false)) {
             Lock own = client.lock("bench-W5-warmup-" + id);
             long warmEnd = System.nanoTime() + selfWarmup;
             while (System.nanoTime() - warmEnd < 0) {

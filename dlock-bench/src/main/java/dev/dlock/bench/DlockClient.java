@@ -5,7 +5,10 @@ import dev.dlock.spi.TransportFactory;
 import java.time.Duration;
 import java.util.concurrent.locks.Lock;
 
-/** dlock with its defaults, but the lease time all peers share, on the given transport. */
+/**
+ * dlock with its defaults, but the lease time all peers share, on the given transport: one Redis (standalone,
+ * Sentinel, Cluster) or {@code redlock(...)} over independent masters.
+ */
 final class DlockClient implements Peer.Client {
     private final LockClient client;
 
@@ -13,12 +16,22 @@ final class DlockClient implements Peer.Client {
         this.client = client;
     }
 
-    static DlockClient connect(String host, int port, Duration lease, TransportFactory transport) {
-        return new DlockClient(LockClient.builder()
-                .redisUri("redis://" + host + ":" + port)
-                .leaseTime(lease)
-                .transport(transport)
-                .build());
+    /**
+     * Connects.
+     *
+     * @param target where
+     * @param lease the lease time
+     * @param transport the transport
+     * @param replicaAcks {@code LockClient.Builder.replicaAcks}: how many replicas acknowledge each grant
+     */
+    static DlockClient connect(Target target, Duration lease, TransportFactory transport, int replicaAcks) {
+        LockClient.Builder builder =
+                LockClient.builder().leaseTime(lease).transport(transport).replicaAcks(replicaAcks);
+        switch (target.topology()) {
+            case REDLOCK_3, REDLOCK_5 -> builder.redlock(target.redisUris().toArray(String[]::new));
+            default -> builder.redisUri(target.dlockUri());
+        }
+        return new DlockClient(builder.build());
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.dlock.bench;
 
-import dev.dlock.testkit.RedisServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,13 +20,13 @@ record Environment(
         Settings settings) {
 
     static Environment describe(
-            RedisServer server, String loadBefore, String loadAfter, double othersShare, double minutes, Settings s) {
+            String redisVersion, String loadBefore, String loadAfter, double othersShare, double minutes, Settings s) {
         return new Environment(
                 Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
                 Runtime.getRuntime().availableProcessors(),
                 readCpuModel(),
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
-                server.version(),
+                redisVersion,
                 loadBefore,
                 loadAfter,
                 othersShare,

@@ -2,8 +2,12 @@ package dev.dlock.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
-/** The goals of issue 5, each checked against the median of what this suite measured. */
+/**
+ * The goals of issue 5 (the main suite) and of issue 14 (the topology phases), each checked against the median of
+ * what this suite measured.
+ */
 final class Goals {
     private Goals() {}
 
@@ -86,6 +90,46 @@ final class Goals {
                 "%.2f",
                 1,
                 false));
+        return goals;
+    }
+
+    /**
+     * The goals of issue 14, for the topologies measured: on Sentinel, dlock with {@code replicaAcks(1)} against
+     * Redisson, whose lock waits for the replica too (one row per dlock transport); on a cluster, dlock (on Lettuce,
+     * the transport that serves a cluster) against Redisson in cluster mode.
+     *
+     * @param byTopology the runs of each topology measured
+     * @return the goals, in the order of the topologies
+     */
+    static List<Goal> checkTopologies(Map<Topology, Runs> byTopology) {
+        List<Goal> goals = new ArrayList<>();
+        Metric pps = Metric.PAIRS_PER_SECOND;
+        Runs sentinel = byTopology.get(Topology.SENTINEL);
+        if (sentinel != null) {
+            for (Workload w : List.of(Workload.W1, Workload.W5)) {
+                goals.add(new Goal(
+                        "Sentinel " + w.name() + " pairs/s ≥ 1.5× Redisson (dlock, replicaAcks(1))",
+                        sentinel.ratio(w, Peer.DLOCK_ACKS, Peer.REDISSON, pps),
+                        "%.2f×",
+                        1.5,
+                        true));
+                goals.add(new Goal(
+                        "Sentinel " + w.name() + " pairs/s ≥ 1.5× Redisson (dlock on Lettuce, replicaAcks(1))",
+                        sentinel.ratio(w, Peer.DLOCK_LETTUCE_ACKS, Peer.REDISSON, pps),
+                        "%.2f×",
+                        1.5,
+                        true));
+            }
+        }
+        Runs cluster = byTopology.get(Topology.CLUSTER);
+        if (cluster != null) {
+            goals.add(new Goal(
+                    "Cluster W2 pairs/s ≥ 2× Redisson (dlock on Lettuce)",
+                    cluster.ratio(Workload.W2, Peer.DLOCK_LETTUCE, Peer.REDISSON, pps),
+                    "%.2f×",
+                    2,
+                    true));
+        }
         return goals;
     }
 }

@@ -1,6 +1,5 @@
 package dev.dlock.bench;
 
-import dev.dlock.testkit.RedisServer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,7 +18,7 @@ final class InProcessRun {
 
     private final Workload workload;
     private final Peer peer;
-    private final RedisServer server;
+    private final Deployment deployment;
     private final Settings settings;
     private final AtomicIntegerArray owners;
     private final AtomicInteger sequence = new AtomicInteger();
@@ -28,31 +27,32 @@ final class InProcessRun {
     private volatile boolean stop;
     private volatile Throwable failure;
 
-    private InProcessRun(Workload workload, Peer peer, RedisServer server, Settings settings) {
+    private InProcessRun(Workload workload, Peer peer, Deployment deployment, Settings settings) {
         this.workload = workload;
         this.peer = peer;
-        this.server = server;
+        this.deployment = deployment;
         this.settings = settings;
         this.owners = new AtomicIntegerArray(workload.sharedKey ? 1 : workload.threads);
         this.holds = workload.sharedKey ? new Holds(1 << 21) : null;
     }
 
-    static Measurement run(Workload workload, Peer peer, RedisServer server, Settings settings, int run) {
-        return new InProcessRun(workload, peer, server, settings).measure(run);
+    static Measurement run(Workload workload, Peer peer, Deployment deployment, Settings settings, int run) {
+        return new InProcessRun(workload, peer, deployment, settings).measure(run);
     }
 
     private Measurement measure(int run) {
-        Measurement m = new Measurement(workload, peer);
-        try (Peer.Client client = peer.connect(server.host(), server.port(), settings.lease(), false)) {
+        Measurement m = new Measurement(deployment.target().topology(), workload, peer);
+        try (Peer.Client client = peer.connect(deployment.target(), settings.lease(), false)) {
             Window window = Window.after(settings.warmupMillis(), settings.measureMillis());
             List<Worker> workers = new ArrayList<>();
             for (int i = 0; i < workload.threads; i++) {
-                String key = "bench-" + workload.name() + "-" + run + (workload.sharedKey ? "" : "-" + i);
+                String base = "bench-" + workload.name() + "-" + run;
+                String key = workload.sharedKey ? base : deployment.ownKey(base, i);
                 Worker worker = new Worker(client, key, workload.sharedKey ? 0 : i, i + 1, window);
                 workers.add(worker);
                 worker.thread.start();
             }
-            Observation seen = Observation.watch(server, settings, window, peer);
+            Observation seen = Observation.watch(deployment, settings, window, peer);
             stop = true;
             long joinDeadline = System.currentTimeMillis() + JOIN_MILLIS;
             int stuck = 0;

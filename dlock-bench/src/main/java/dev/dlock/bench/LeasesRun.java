@@ -16,7 +16,8 @@ final class LeasesRun {
     static Measurement run(Peer peer, RedisServer server, Settings settings, int run) {
         Measurement m = new Measurement(Workload.W6, peer);
         int n = settings.manyLeases();
-        try (Peer.Client client = peer.connect(server.host(), server.port(), settings.manyLeasesLease(), true)) {
+        try (Peer.Client client =
+                peer.connect(Target.standalone(server.host(), server.port()), settings.manyLeasesLease(), true)) {
             List<Lock> held = new ArrayList<>(n);
             try {
                 for (int i = 0; i < n; i++) {
@@ -28,8 +29,8 @@ final class LeasesRun {
                 long interval = settings.intervalMillis();
                 // The first interval after the last acquire: renewals of every lease are under way, and their
                 // origin (client or script) is sampled over a whole interval.
-                CommandOrigins origins =
-                        CommandOrigins.sample(server.host(), server.port(), interval + interval / 5, peer);
+                CommandOrigins origins = CommandOrigins.sample(
+                        server.host(), server.port(), interval + interval / 5, Topology.STANDALONE, peer);
                 RedisStats before = RedisStats.read(server);
                 Thread.sleep(interval * settings.watchIntervals());
                 RedisStats.Delta redis = RedisStats.read(server).since(before);

@@ -3,8 +3,9 @@ package dev.dlock.bench;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The metrics of one run of one workload for one peer, by metric, plus what went wrong in it. */
+/** The metrics of one run of one workload for one peer on one topology, by metric, plus what went wrong in it. */
 final class Measurement {
+    final Topology topology;
     final Workload workload;
     final Peer peer;
     final Map<Metric, Double> values = new LinkedHashMap<>();
@@ -12,6 +13,11 @@ final class Measurement {
     String clientCommandMix = ""; // client commands per acquisition by command, e.g. "evalsha 2.00, subscribe 0.50"
 
     Measurement(Workload workload, Peer peer) {
+        this(Topology.STANDALONE, workload, peer);
+    }
+
+    Measurement(Topology topology, Workload workload, Peer peer) {
+        this.topology = topology;
         this.workload = workload;
         this.peer = peer;
     }

@@ -4,9 +4,9 @@ import dev.dlock.testkit.RedisServer;
 import java.lang.management.ManagementFactory;
 
 /**
- * What the server and this JVM did during one measured window: the origin of the commands (sampled with {@code
- * MONITOR} in the middle of the warm-up, so the window itself runs unobserved), the server's command and CPU deltas,
- * and this JVM's CPU time and allocation.
+ * What the server(s) and this JVM did during one measured window: the origin of the commands (sampled with {@code
+ * MONITOR} in the middle of the warm-up, so the window itself runs unobserved), the command and CPU deltas of the
+ * servers that take the writes (summed over a topology's masters), and this JVM's CPU time and allocation.
  *
  * @param origins which commands clients sent themselves
  * @param redis the server's deltas over the window
@@ -16,17 +16,24 @@ import java.lang.management.ManagementFactory;
 record Observation(CommandOrigins origins, RedisStats.Delta redis, long cpuNanos, long allocatedBytes) {
 
     /** Blocks from now until the window's end, sampling and snapshotting at the right moments. */
-    static Observation watch(RedisServer server, Settings settings, Window window, Peer peer) {
+    static Observation watch(Deployment deployment, Settings settings, Window window, Peer peer) {
         Window.sleepUntil(window.start() - (settings.warmupMillis() + settings.monitorMillis()) * 500_000L);
-        CommandOrigins origins = CommandOrigins.sample(server.host(), server.port(), settings.monitorMillis(), peer);
+        // On several masters the first one's sample stands for all: they run the same scripts for the same peer.
+        RedisServer sampled = deployment.masters().get(0);
+        CommandOrigins origins = CommandOrigins.sample(
+                sampled.host(),
+                sampled.port(),
+                settings.monitorMillis(),
+                deployment.target().topology(),
+                peer);
         Window.sleepUntil(window.start());
-        RedisStats before = RedisStats.read(server);
+        RedisStats before = RedisStats.read(deployment.masters());
         long cpuBefore = processCpuNanos();
         long allocatedBefore = allocatedByAllThreads();
         Window.sleepUntil(window.end());
         long allocated = allocatedByAllThreads() - allocatedBefore;
         long cpu = processCpuNanos() - cpuBefore;
-        return new Observation(origins, RedisStats.read(server).since(before), cpu, allocated);
+        return new Observation(origins, RedisStats.read(deployment.masters()).since(before), cpu, allocated);
     }
 
     private static long processCpuNanos() {

@@ -3,12 +3,16 @@ package dev.dlock.bench;
 import dev.dlock.lettuce.LettuceTransportFactory;
 import dev.dlock.resp.RespTransportFactory;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.locks.Lock;
 
 /**
  * A lock implementation under measurement. "dlock" runs on the transport dlock recommends for one standalone
- * Redis (dlock-resp); "dlock on Lettuce" is the same library on dlock-lettuce, measured in W1 and W2. Every peer is configured alike: the same Redis, the same lease
- * time (the watchdog's lease where the peer has one), and otherwise its defaults.
+ * Redis (dlock-resp); "dlock on Lettuce" is the same library on dlock-lettuce, measured in W1 and W2. Every peer is
+ * configured alike: the same Redis, the same lease time (the watchdog's lease where the peer has one), and otherwise
+ * its defaults. The last three run in the topology phases only ({@link Topology}): dlock with {@code replicaAcks(1)}
+ * on both transports (Sentinel), and Redisson's {@code RedissonRedLock} (Redlock); on a topology, "dlock" and
+ * "Redisson RLock" connect the way that topology needs.
  */
 enum Peer {
     DLOCK("dlock", "dlock"),
@@ -17,7 +21,14 @@ enum Peer {
     SPRING_PUB_SUB("Spring RedisLockRegistry PUB_SUB", "Spring PUB_SUB"),
     SPRING_SPIN("Spring RedisLockRegistry SPIN", "Spring SPIN"),
     NAIVE("naive SET NX PX + 1 ms poll", "naive 1 ms poll"),
-    FLOOR("raw Lettuce floor", "floor");
+    FLOOR("raw Lettuce floor", "floor"),
+    DLOCK_ACKS("dlock, replicaAcks(1)", "dlock acks"),
+    DLOCK_LETTUCE_ACKS("dlock on Lettuce, replicaAcks(1)", "dlock/Lettuce acks"),
+    REDISSON_REDLOCK("Redisson RedissonRedLock", "RedissonRedLock");
+
+    /** The peers of the main suite, on its standalone server. */
+    static final List<Peer> STANDALONE =
+            List.of(DLOCK, DLOCK_LETTUCE, REDISSON, SPRING_PUB_SUB, SPRING_SPIN, NAIVE, FLOOR);
 
     final String label;
     final String shortLabel;
@@ -30,20 +41,23 @@ enum Peer {
     /**
      * Connects one client of this peer.
      *
-     * @param host the Redis host
-     * @param port the Redis port
+     * @param target where to connect
      * @param lease the lease time (watchdog lease, TTL or expireAfter)
      * @param renewal whether a peer that only renews on request should be given its renewal scheduler
+     * @throws IllegalStateException if this peer does not run on the target's topology
      */
-    Client connect(String host, int port, Duration lease, boolean renewal) {
+    Client connect(Target target, Duration lease, boolean renewal) {
         return switch (this) {
-            case DLOCK -> DlockClient.connect(host, port, lease, new RespTransportFactory());
-            case DLOCK_LETTUCE -> DlockClient.connect(host, port, lease, new LettuceTransportFactory());
-            case REDISSON -> RedissonClientPeer.connect(host, port, lease);
-            case SPRING_PUB_SUB -> SpringClient.connect(host, port, lease, true, renewal);
-            case SPRING_SPIN -> SpringClient.connect(host, port, lease, false, renewal);
-            case NAIVE -> LettuceLockClient.connect(host, port, lease, true);
-            case FLOOR -> LettuceLockClient.connect(host, port, lease, false);
+            case DLOCK -> DlockClient.connect(target, lease, new RespTransportFactory(), 0);
+            case DLOCK_LETTUCE -> DlockClient.connect(target, lease, new LettuceTransportFactory(), 0);
+            case DLOCK_ACKS -> DlockClient.connect(target, lease, new RespTransportFactory(), 1);
+            case DLOCK_LETTUCE_ACKS -> DlockClient.connect(target, lease, new LettuceTransportFactory(), 1);
+            case REDISSON -> RedissonClientPeer.connect(target, lease);
+            case REDISSON_REDLOCK -> RedissonRedLockPeer.connect(target, lease);
+            case SPRING_PUB_SUB -> SpringClient.connect(target.host(), target.port(), lease, true, renewal);
+            case SPRING_SPIN -> SpringClient.connect(target.host(), target.port(), lease, false, renewal);
+            case NAIVE -> LettuceLockClient.connect(target.host(), target.port(), lease, true);
+            case FLOOR -> LettuceLockClient.connect(target.host(), target.port(), lease, false);
         };
     }
 

@@ -1,7 +1,6 @@
 package dev.dlock.bench;
 
 import dev.dlock.testkit.JvmProcess;
-import dev.dlock.testkit.RedisServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -20,8 +19,8 @@ final class ProcessesRun {
 
     private ProcessesRun() {}
 
-    static Measurement run(Peer peer, RedisServer server, Settings settings, int run) {
-        Measurement m = new Measurement(Workload.W5, peer);
+    static Measurement run(Peer peer, Deployment deployment, Settings settings, int run) {
+        Measurement m = new Measurement(deployment.target().topology(), Workload.W5, peer);
         List<JvmProcess> processes = new ArrayList<>();
         Path dir = null;
         try {
@@ -34,8 +33,7 @@ final class ProcessesRun {
                         .jvmArgs(childJvmArgs(i))
                         .args(
                                 peer.name(),
-                                server.host(),
-                                Integer.toString(server.port()),
+                                deployment.target().encode(),
                                 Long.toString(settings.lease().toMillis()),
                                 slotsFile.toString(),
                                 Integer.toString(i),
@@ -45,7 +43,7 @@ final class ProcessesRun {
             }
             Window window = go(processes, settings, "bench-W5-" + run);
             // The client processes' CPU and allocation are their own; only the server's figures are read here.
-            Observation seen = Observation.watch(server, settings, window, peer);
+            Observation seen = Observation.watch(deployment, settings, window, peer);
             long violations = 0;
             int starved = 0;
             long acrossEnd = 0;

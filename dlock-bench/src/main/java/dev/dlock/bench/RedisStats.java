@@ -2,6 +2,7 @@ package dev.dlock.bench;
 
 import dev.dlock.testkit.RedisServer;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -13,6 +14,21 @@ record RedisStats(Map<String, Long> calls, double cpuSeconds) {
 
     /** Our own {@code INFO} calls are not part of any measurement. */
     private static final String OURS = "info";
+
+    /** A replica's acknowledgements of the replication stream: server work, but never a client's command. */
+    private static final String REPLICATION = "replconf";
+
+    /** The sum over several servers (a topology's masters): calls by command, and CPU. */
+    static RedisStats read(List<RedisServer> servers) {
+        Map<String, Long> calls = new HashMap<>();
+        double cpu = 0;
+        for (RedisServer server : servers) {
+            RedisStats one = read(server);
+            one.calls.forEach((name, count) -> calls.merge(name, count, Long::sum));
+            cpu += one.cpuSeconds;
+        }
+        return new RedisStats(calls, cpu);
+    }
 
     static RedisStats read(RedisServer server) {
         String commandStats = (String) server.command("INFO", "commandstats");
@@ -56,11 +72,14 @@ record RedisStats(Map<String, Long> calls, double cpuSeconds) {
             return calls.values().stream().mapToLong(Long::longValue).sum();
         }
 
-        /** Commands sent by clients: each command's calls weighted by its share of top-level calls. */
+        /**
+         * Commands sent by clients: each command's calls weighted by its share of top-level calls; a replica's
+         * {@code REPLCONF ACK}s (which {@code MONITOR} does not show) are not a client's.
+         */
         double topLevel(CommandOrigins origins) {
             double sum = 0;
             for (Map.Entry<String, Long> e : calls.entrySet()) {
-                sum += e.getValue() * origins.topLevelShare(e.getKey());
+                sum += e.getValue() * clientShare(origins, e.getKey());
             }
             return sum;
         }
@@ -71,11 +90,15 @@ record RedisStats(Map<String, Long> calls, double cpuSeconds) {
                 return "";
             }
             return calls.entrySet().stream()
-                    .map(e -> Map.entry(e.getKey(), e.getValue() * origins.topLevelShare(e.getKey()) / per))
+                    .map(e -> Map.entry(e.getKey(), e.getValue() * clientShare(origins, e.getKey()) / per))
                     .filter(e -> e.getValue() >= 0.005)
                     .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
                     .map(e -> String.format(java.util.Locale.ROOT, "%s %.2f", e.getKey(), e.getValue()))
                     .collect(java.util.stream.Collectors.joining(", "));
+        }
+
+        private static double clientShare(CommandOrigins origins, String name) {
+            return name.equals(REPLICATION) ? 0 : origins.topLevelShare(name);
         }
 
         /** Calls of script commands ({@code EVAL}, {@code EVALSHA}, {@code FCALL} and their read-only forms). */

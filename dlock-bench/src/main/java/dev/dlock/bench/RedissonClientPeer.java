@@ -6,20 +6,47 @@ import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
-/** Redisson's RLock with its defaults (watchdog on, since {@code lock()} is called without a lease time). */
+/**
+ * Redisson's RLock with its defaults (watchdog on, since {@code lock()} is called without a lease time), in the mode
+ * of the target's topology: single server, Sentinel (its lock writes wait for the replicas: {@code
+ * checkLockSyncedSlaves}, set explicitly although it is Redisson's default, with {@code slavesSyncTimeout} equal to
+ * dlock's {@code replicaAckTimeout}, 1 s) or Cluster.
+ */
 final class RedissonClientPeer implements Peer.Client {
+    /** dlock's default {@code replicaAckTimeout}, so that both wait as long for a replica. */
+    static final long SYNC_TIMEOUT_MILLIS = 1000;
+
     private final RedissonClient redisson;
 
     private RedissonClientPeer(RedissonClient redisson) {
         this.redisson = redisson;
     }
 
-    static RedissonClientPeer connect(String host, int port, Duration lease) {
+    static RedissonClientPeer connect(Target target, Duration lease) {
+        return new RedissonClientPeer(Redisson.create(config(target, lease)));
+    }
+
+    /** The configuration of one client of {@code target}, whose lock watchdog has the shared lease. */
+    static Config config(Target target, Duration lease) {
         Config config = new Config();
-        config.useSingleServer().setAddress("redis://" + host + ":" + port);
+        switch (target.topology()) {
+            case STANDALONE ->
+                config.useSingleServer().setAddress(target.redisUris().get(0));
+            case SENTINEL -> {
+                var sentinel = config.useSentinelServers().setMasterName(target.masterName());
+                target.redisUris().forEach(sentinel::addSentinelAddress);
+                config.setCheckLockSyncedSlaves(true).setSlavesSyncTimeout(SYNC_TIMEOUT_MILLIS);
+            }
+            case CLUSTER -> {
+                var cluster = config.useClusterServers();
+                target.redisUris().forEach(cluster::addNodeAddress);
+            }
+            case REDLOCK_3, REDLOCK_5 ->
+                throw new IllegalStateException("Redisson's lock over independent masters is RedissonRedLock");
+        }
         // The watchdog's lease, the one setting every peer shares; it renews every third of it.
         config.setLockWatchdogTimeout(lease.toMillis());
-        return new RedissonClientPeer(Redisson.create(config));
+        return config;
     }
 
     @Override

@@ -18,14 +18,35 @@ final class Report {
     static final String HISTORY_POINTER =
             "Earlier suites and the before/after figures of changes to the core: [benchmarks-history.md](benchmarks-history.md).\n";
 
+    /**
+     * Where the topology section begins: everything above it is the main suite's, everything below it (up to the
+     * history pointer) the topology phases'; a run that measured only one of them keeps the other as it was.
+     */
+    static final String TOPOLOGIES_MARK =
+            "<!-- dlock-bench --topologies writes the section below; the main suite writes the part above -->\n";
+
     private Report() {}
+
+    /**
+     * What one part of the suite measured: the main suite (with the ceilings) or the topology phases (without).
+     *
+     * @param env where and when it ran
+     * @param measurements every measurement, in run order
+     * @param ceilings the redis-benchmark results (main suite only)
+     * @param rings the W5 token rings (main suite only)
+     */
+    record Part(
+            Environment env,
+            List<Measurement> measurements,
+            List<BenchmarkCeiling.Result> ceilings,
+            List<RingCeiling.Result> rings) {}
 
     /** One console line per measurement, printed as the suite goes. */
     static String line(int run, Measurement m) {
         String values = m.workload.metrics().stream()
                 .map(metric -> metric.column + "=" + metric.format(m.get(metric)))
                 .collect(Collectors.joining(", "));
-        return "run " + run + " " + m.workload.name() + " " + m.peer.label + ": " + values
+        return "run " + run + " " + m.workload.name() + " " + m.topology.label(m.peer) + ": " + values
                 + (m.failure == null ? "" : "  FAILED: " + m.failure);
     }
 
@@ -35,15 +56,43 @@ final class Report {
                 + fmt("%.0f", r.handoffsPerSecond());
     }
 
-    static void write(
-            Path docs,
-            Settings s,
-            Environment env,
-            List<Measurement> ms,
-            List<BenchmarkCeiling.Result> ceil,
-            List<RingCeiling.Result> rings)
-            throws IOException {
+    /**
+     * Writes {@code benchmarks.md}: the parts measured now, and from the page as it was the part not measured now.
+     *
+     * @param docs the directory
+     * @param s the settings of the suite
+     * @param main the main suite, or null to keep the page's main part (and chart)
+     * @param topologies the topology phases, or null to keep the page's topology section
+     */
+    static void write(Path docs, Settings s, Part main, Part topologies) throws IOException {
         Files.createDirectories(docs);
+        Path page = docs.resolve("benchmarks.md");
+        String existing = Files.exists(page) ? Files.readString(page) : "";
+        String mainText = main == null ? null : main(docs, s, main);
+        String topologyText = topologies == null ? null : TopologyReport.section(s, topologies);
+        Files.writeString(page, splice(existing, mainText, topologyText));
+    }
+
+    /**
+     * The page from its main part and topology section, each the new one where given, else the one in {@code
+     * existing}; the history pointer ends it.
+     */
+    static String splice(String existing, String main, String topologies) {
+        String body = existing.endsWith(HISTORY_POINTER)
+                ? existing.substring(0, existing.length() - HISTORY_POINTER.length())
+                : existing;
+        int mark = body.indexOf(TOPOLOGIES_MARK);
+        String oldMain = mark < 0 ? body : body.substring(0, mark);
+        String oldTopologies = mark < 0 ? "" : body.substring(mark + TOPOLOGIES_MARK.length());
+        String newMain = main != null ? main : oldMain;
+        String newTopologies = topologies != null ? topologies : oldTopologies;
+        return newMain + (newTopologies.isEmpty() ? "" : TOPOLOGIES_MARK + newTopologies) + HISTORY_POINTER;
+    }
+
+    /** The main suite's part of the page, ending with a blank line; writes the chart. */
+    private static String main(Path docs, Settings s, Part part) throws IOException {
+        Environment env = part.env();
+        List<Measurement> ms = part.measurements();
         Runs runs = new Runs(ms, s.runs());
         StringBuilder md = new StringBuilder();
         md.append("# Benchmarks: dlock next to Redisson and Spring Integration\n\n");
@@ -56,7 +105,10 @@ final class Report {
                         "It starts its own `redis-server` through the testkit (never port 6379), runs every peer against it with")
                 .append(
                         " the same lease time and thread counts and otherwise their defaults, and rewrites this page and")
-                .append(" `benchmarks.png`. Add `--quick` for a one-run smoke test.\n\n");
+                .append(
+                        " `benchmarks.png`. Add `--quick` for a one-run smoke test. The figures on Sentinel, Cluster and")
+                .append(" Redlock are in the section \"Topologies\" at the end, written by `--topologies` (not part of")
+                .append(" this default run).\n\n");
         environment(md, env);
         goals(md, runs);
         md.append("![pairs per second by workload and peer](benchmarks.png)\n\n");
@@ -64,18 +116,24 @@ final class Report {
             table(md, runs, w);
         }
         commandMix(md, runs);
-        ceiling(md, ceil);
-        ringCeiling(md, runs, rings);
+        ceiling(md, part.ceilings());
+        ringCeiling(md, runs, part.rings());
         md.append(Notes.TEXT);
         failures(md, ms);
         // The page is the latest suite only; earlier suites and before/after figures are kept by hand.
-        md.append('\n').append(HISTORY_POINTER);
-        Files.writeString(docs.resolve("benchmarks.md"), md.toString());
+        md.append('\n');
         Chart.write(docs.resolve("benchmarks.png"), runs);
+        return md.toString();
     }
 
     private static void environment(StringBuilder md, Environment env) {
-        md.append("## Environment\n\n| | |\n| --- | --- |\n");
+        md.append("## Environment\n\n");
+        environmentTable(md, env);
+    }
+
+    /** The environment table and, on a busy machine, the warning under it. */
+    static void environmentTable(StringBuilder md, Environment env) {
+        md.append("| | |\n| --- | --- |\n");
         row(md, "date (UTC)", env.date());
         row(
                 md,
@@ -121,8 +179,13 @@ final class Report {
     private static void goals(StringBuilder md, Runs runs) {
         md.append(
                 "## Goals (issue 5)\n\nRatios are taken within each run, so both sides saw the same machine state.\n\n");
+        goalTable(md, Goals.check(runs));
+    }
+
+    /** A table of goals: the measured spread, and whether the median (and every run) met the bound. */
+    static void goalTable(StringBuilder md, List<Goals.Goal> goals) {
         md.append("| goal | measured: median (min–max) | met? |\n| --- | --- | --- |\n");
-        for (Goals.Goal g : Goals.check(runs)) {
+        for (Goals.Goal g : goals) {
             String measured = g.known() ? withRange(g.measured(), v -> fmt(g.format(), v)) : "not measured";
             String met =
                     !g.known() ? "–" : g.met() ? (g.metByEveryRun() ? "yes" : "yes (median; not every run)") : "**no**";
@@ -138,17 +201,28 @@ final class Report {
     }
 
     private static void table(StringBuilder md, Runs runs, Workload w) {
+        table(md, runs, w, "## " + w.title, w.peers(), p -> p.label);
+    }
+
+    /** One workload's table: a row per peer measured, a column per metric, "median (min–max)" in each cell. */
+    static void table(
+            StringBuilder md,
+            Runs runs,
+            Workload w,
+            String heading,
+            List<Peer> peers,
+            java.util.function.Function<Peer, String> label) {
         List<Metric> metrics = w.metrics();
-        md.append("## ").append(w.title).append("\n\n| peer |");
+        md.append(heading).append("\n\n| peer |");
         metrics.forEach(m -> md.append(' ').append(m.column).append(" |"));
         md.append("\n| --- |");
         metrics.forEach(m -> md.append(" ---: |"));
         md.append('\n');
-        for (Peer p : w.peers()) {
+        for (Peer p : peers) {
             if (!runs.has(w, p)) {
                 continue;
             }
-            md.append("| ").append(p.label).append(" |");
+            md.append("| ").append(label.apply(p)).append(" |");
             for (Metric m : metrics) {
                 md.append(' ')
                         .append(withRange(runs.spread(w, p, m), m::format))
@@ -248,14 +322,20 @@ final class Report {
     }
 
     private static void failures(StringBuilder md, List<Measurement> ms) {
+        failures(md, "## ", ms);
+    }
+
+    /** The runs that reported a problem, under a heading of the given level, or a line saying there were none. */
+    static void failures(StringBuilder md, String heading, List<Measurement> ms) {
         List<Measurement> failed = ms.stream().filter(m -> m.failure != null).toList();
         if (failed.isEmpty()) {
             md.append("\nEvery run completed; no run reported an error.\n");
             return;
         }
-        md.append("\n## Runs that reported a problem\n\n");
+        md.append('\n').append(heading).append("Runs that reported a problem\n\n");
         for (Measurement m : failed) {
             md.append("- ")
+                    .append(m.topology == Topology.STANDALONE ? "" : m.topology.option + " ")
                     .append(m.workload.name())
                     .append(' ')
                     .append(m.peer.label)

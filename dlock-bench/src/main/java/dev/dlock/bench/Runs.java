@@ -13,6 +13,11 @@ final class Runs {
         this.runs = runs;
     }
 
+    /** The measurements of one topology, with the run count of the suite. */
+    static Runs of(List<Measurement> all, Topology topology, int runs) {
+        return new Runs(all.stream().filter(m -> m.topology == topology).toList(), runs);
+    }
+
     List<Measurement> all() {
         return measurements;
     }
