@@ -247,6 +247,15 @@ public final class ContractRedis implements BeforeEachCallback, AfterEachCallbac
         Assumptions.assumeFalse(topology() == skipped, () -> "not on " + skipped + ": " + why);
     }
 
+    /**
+     * Whether every data node runs Redis 7.0 or later.
+     *
+     * @return true when no node is a 6.x server
+     */
+    public synchronized boolean allSeven() {
+        return dataNodes().stream().noneMatch(node -> node.version().startsWith("6."));
+    }
+
     private synchronized List<RedisServer> masters() {
         return switch (topology()) {
             case STANDALONE -> List.of(standalone.server());

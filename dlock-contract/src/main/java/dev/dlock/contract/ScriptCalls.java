@@ -5,7 +5,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Counts script round trips on a server since its last {@code CONFIG RESETSTAT}. */
-final class ScriptCalls {
+public final class ScriptCalls {
     private static final Pattern EVAL = Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+),.*failed_calls=(\\d+)");
 
     private ScriptCalls() {}
@@ -19,8 +19,14 @@ final class ScriptCalls {
         return calls;
     }
 
-    /** Scripts that ran: a NOSCRIPT reply is a failed EVALSHA followed by an EVAL, so failures don't count. */
-    static long of(RedisServer server) {
+    /**
+     * Scripts that ran on one server since its last {@code CONFIG RESETSTAT}: a NOSCRIPT reply is a
+     * failed EVALSHA followed by an EVAL, so failures don't count.
+     *
+     * @param server the server
+     * @return the count
+     */
+    public static long of(RedisServer server) {
         return count((String) server.command("INFO", "commandstats"));
     }
 

@@ -23,10 +23,12 @@ public abstract class WatchdogContract extends TransportContract {
 
     @Test
     void renewsEveryLeaseOfAClient_inOneRoundTripPerThousand_perInterval() throws Exception {
-        redis.skipOn(
-                RedisUri.Topology.CLUSTER,
-                "renewal batches hold the leases of one hash slot (one node's keys); 2500 lock names spread over"
-                        + " about 2300 slots, so a cluster renews them in about one call per slot and interval");
+        if (!redis.allSeven()) {
+            redis.skipOn(
+                    RedisUri.Topology.CLUSTER,
+                    "before Redis 7 a script's keys share one slot, so renewal batches hold one slot's leases;"
+                            + " 2500 names spread over about 2300 slots take about one call per slot and interval");
+        }
         int leases = 2500;
         long leaseMillis = 3000; // renewal interval 1 s; 1.5 s lost leases on a loaded host
         try (LockClient client =
@@ -45,7 +47,8 @@ public abstract class WatchdogContract extends TransportContract {
             long calls = ScriptCalls.of(redis);
             long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             long intervals = elapsedMillis / (leaseMillis / 3) + 1;
-            // 3 batches (1000 + 1000 + 500) per interval; one call per lease would be 2500 per interval
+            // 3 batches per interval: 1000 + 1000 + 500 on one server, one per master of a 3-master Redis 7
+            // cluster (about 833 each); one call per lease would be 2500 per interval
             assertThat(calls).isBetween(3L, 3 * intervals);
             assertThat(held).allMatch(Lease::isValid);
             assertThat(redis.command("PTTL", "dlock:{many-0}")).isInstanceOf(Long.class);

@@ -69,7 +69,7 @@ final class RedisLockClient implements LockClient {
         Events events = Events.of(options.listeners());
         this.scripts = new ScriptRunner(transport, maskedUri, commandTimeout, options.replicaAck());
         this.callbacks = Callbacks.on(options.callbackExecutor(), owners.clientId(), lifecycle);
-        this.watchdog = new Watchdog(scripts, ticker, transport::slot, leaseTime, events);
+        this.watchdog = new Watchdog(scripts, ticker, transport, leaseTime, events);
         this.leases = new Leases(scripts, ticker, scheduler, callbacks, watchdog, lifecycle, events);
         WaitRoom waitRoom =
                 new WaitRoom(transport, scheduler, ticker, controls.crossLockGrant(), commandTimeout.plusSeconds(1));

@@ -22,6 +22,10 @@ final class Scripts {
 
     private static final String PUBLISH = "redis.call('PUBLISH', ";
     private static final java.util.Map<Script, Script> SHARDED = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final java.util.Map<Script, Script> CROSS_SLOT = new java.util.concurrent.ConcurrentHashMap<>();
+    static final String KEYS_LINE = "local keys = KEYS";
+    private static final String CROSS_SLOT_KEYS =
+            "local keys = {KEYS[1]}\n" + "local n = #ARGV / 2\n" + "for i = 2, n do keys[i] = ARGV[n + i] end";
 
     private Scripts() {}
 
@@ -39,6 +43,28 @@ final class Scripts {
                 script,
                 s -> Script.of(
                         s.name() + "-sharded", s.source().replace(PUBLISH, "redis.call('SPUBLISH', "), s.reply()));
+    }
+
+    /**
+     * A renewal script as it runs over the keys of several slots of one cluster node (Redis 7.0+,
+     * {@code Transport.crossSlotNode}): flagged {@code allow-cross-slot-keys}, it is routed by its one
+     * declared key and reads the others from its arguments, after the owners: {@code KEYS[1]}, {@code
+     * ARGV[1]} lease ms, {@code ARGV[2..n+1]} the owners of keys 1..n, {@code ARGV[n+2..2n]} keys 2..n.
+     * A key whose slot is not on the node fails the whole call (the watchdog then renews by slot).
+     *
+     * @throws IllegalArgumentException for a script that does not read its keys through the line
+     *     {@value #KEYS_LINE}
+     */
+    static Script crossSlot(Script script) {
+        return CROSS_SLOT.computeIfAbsent(script, s -> {
+            if (!s.source().contains(KEYS_LINE)) {
+                throw new IllegalArgumentException(s.name() + " does not read its keys as a renewal script does");
+            }
+            return Script.of(
+                    s.name() + "-cross-slot",
+                    "#!lua flags=allow-cross-slot-keys\n" + s.source().replace(KEYS_LINE, CROSS_SLOT_KEYS),
+                    s.reply());
+        });
     }
 
     /** Loads {@code name.lua}. */

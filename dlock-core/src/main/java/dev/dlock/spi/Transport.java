@@ -64,6 +64,24 @@ public interface Transport extends AutoCloseable {
     }
 
     /**
+     * The node that serves this key's slot, when one script may touch keys of several slots held by
+     * one node: a cluster whose every node runs Redis 7.0+, where a script flagged {@code
+     * allow-cross-slot-keys} is routed by its first key and reads the others from its arguments. The
+     * watchdog then renews a node's leases in one call instead of one per slot. Null (the default)
+     * where a script's keys must share one slot, or the node is not known now.
+     *
+     * <p>The answer is the transport's current view of the topology; a call built on it may still meet
+     * a slot that has moved, and fail, which the caller must handle (the watchdog falls back to one call
+     * per slot).
+     *
+     * @param key the key
+     * @return an identifier of the node, equal for keys of one node; or null
+     */
+    default String crossSlotNode(String key) {
+        return null;
+    }
+
+    /**
      * Whether this transport can {@linkplain #evalReplicated wait for replicas}. A client built with
      * {@code replicaAcks} refuses, before any I/O, a transport that cannot.
      *

@@ -6,8 +6,12 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local ms = tonumber(ARGV[1])
 local result = {}
-for i, key in ipairs(KEYS) do
+local keys = KEYS -- Scripts.crossSlot replaces this line
+for i, key in ipairs(keys) do
   local entry = redis.pcall('HGET', key, ARGV[i + 1])
+  if type(entry) == 'table' and entry.err and not string.find(entry.err, '^WRONGTYPE') then
+    return redis.error_reply(entry.err) -- e.g. a slot that moved off this node: renewed by slot instead
+  end
   local weight, token, expiry
   if type(entry) == 'string' then weight, token, expiry = string.match(entry, '^(%d+) (%d+) (%d+)') end
   if expiry and tonumber(expiry) > now then

@@ -107,6 +107,20 @@ final class LettuceClusterTransport extends LettuceBase {
         return SlotHash.getSlot(key);
     }
 
+    /**
+     * The id of the master that serves the key's slot in this client's view of the topology, when
+     * every node runs Redis 7.0+ (the same check that chooses sharded pub/sub: a 6.2 node would refuse
+     * a script's {@code #!lua flags=} line); else null.
+     */
+    @Override
+    public String crossSlotNode(String key) {
+        if (!sharded) {
+            return null;
+        }
+        RedisClusterNode master = connection.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
+        return master == null ? null : master.getNodeId();
+    }
+
     @Override
     public CompletableFuture<Replicated> evalReplicated(Script script, String[] keys, String[] args, ReplicaAck ack) {
         if (keys.length == 0) {
