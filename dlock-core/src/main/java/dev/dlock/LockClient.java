@@ -82,6 +82,25 @@ public interface LockClient extends AutoCloseable {
     }
 
     /**
+     * Returns the read-write lock with this name: many readers or one writer, strict FIFO (a waiting
+     * writer holds back later readers), reentrant per thread, with downgrade and without upgrade
+     * ({@link DistributedReadWriteLock}). Cheap: no I/O. The Redlock client does not support
+     * read-write locks and throws.
+     *
+     * @param name the lock's name: not blank, at most {@value Builder#MAX_NAME_LENGTH} characters; a
+     *     name is one kind of lock at a time (a mutex, a semaphore or a read-write lock)
+     * @return the read-write lock
+     * @throws NullPointerException if {@code name} is null
+     * @throws IllegalArgumentException if {@code name} is blank or too long
+     * @throws IllegalStateException if the client is closed
+     * @throws UnsupportedOperationException if this client cannot hold read-write locks (a Redlock
+     *     client, or an implementation that does not override this method)
+     */
+    default DistributedReadWriteLock readWriteLock(String name) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not support read-write locks");
+    }
+
+    /**
      * Returns the operator view of this client's locks: status, list, force unlock ({@link
      * LockAdmin}). Cheap: no I/O; it shares this client's connection.
      *

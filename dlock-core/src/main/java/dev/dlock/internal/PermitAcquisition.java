@@ -2,6 +2,7 @@ package dev.dlock.internal;
 
 import dev.dlock.LockConnectionException;
 import dev.dlock.LockException;
+import dev.dlock.LockLostException;
 import dev.dlock.LockReplicationException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -11,8 +12,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One acquire of semaphore permits, run as an asynchronous loop as the mutex's {@link Acquisition}
- * is (docs/lock-family.md): try; if busy, join the name's wake-up channel and wait for Redis to
+ * One acquire on the shared-lock model (semaphore permits, a read or write hold), run as an
+ * asynchronous loop as the mutex's {@link Acquisition} is (docs/lock-family.md): try; if busy, join the name's wake-up channel and wait for Redis to
  * confirm it, then try-and-queue (FIFO, with an entry that expires unless refreshed); sleep until a
  * release grants the permits ({@code g <token> <wait id> <owner>}: taken, no further round trip),
  * until the earliest holder's lease may have run out, until the entry needs refreshing, or until the
@@ -38,10 +39,11 @@ final class PermitAcquisition implements Waiting {
     }
 
     private final Acquirer shared;
-    private final RedisSemaphore semaphore;
+    private final SharedLock kind;
     private final SemaphoreKeys keys;
     private final String owner;
     private final String permits;
+    private final String kindArg;
     private final long leaseMillis;
     private final String leaseArg;
     private final String entryArg;
@@ -58,17 +60,19 @@ final class PermitAcquisition implements Waiting {
 
     PermitAcquisition(
             Acquirer shared,
-            RedisSemaphore semaphore,
+            SharedLock kind,
             String owner,
-            int permits,
+            String weight,
+            String kindArg,
             long leaseMillis,
             boolean renewed,
             long waitNanos) {
         this.shared = shared;
-        this.semaphore = semaphore;
-        this.keys = semaphore.keys();
+        this.kind = kind;
+        this.keys = kind.keys();
         this.owner = owner;
-        this.permits = Integer.toString(permits);
+        this.permits = weight;
+        this.kindArg = kindArg;
         this.leaseMillis = leaseMillis;
         this.leaseArg = shared.leaseTime.arg(leaseMillis);
         this.entryArg = shared.leaseTime.entryArg(leaseMillis);
@@ -115,8 +119,8 @@ final class PermitAcquisition implements Waiting {
     @Override
     public CompletableFuture<Boolean> abortForClose() {
         cancelled = true;
-        CompletableFuture<Boolean> left = semaphore.release(owner);
-        finish(null, new LockException("the LockClient was closed while waiting for semaphore '" + keys.name() + "'"));
+        CompletableFuture<Boolean> left = kind.release(owner);
+        finish(null, new LockException("the LockClient was closed while waiting for " + kind.describe()));
         return left;
     }
 
@@ -149,11 +153,9 @@ final class PermitAcquisition implements Waiting {
         }
         String sent = mode;
         long sentAt = shared.ticker.nanos();
-        String[] args = {
-            owner, leaseArg, mode, entryArg, mode.equals(QUEUE) ? waitId() : "-", permits, semaphore.permitsArg()
-        };
+        String[] args = {owner, leaseArg, mode, entryArg, mode.equals(QUEUE) ? waitId() : "-", permits, kindArg};
         shared.scripts
-                .evalGranting(Scripts.SEMAPHORE_ACQUIRE, keys.scriptKeys(), args)
+                .evalGranting(kind.acquireScript(), keys.scriptKeys(), args)
                 .whenComplete((replicated, error) -> {
                     if (error != null) {
                         finish(null, error);
@@ -164,7 +166,7 @@ final class PermitAcquisition implements Waiting {
                         finish(
                                 null,
                                 shared.scripts.notAcknowledged(
-                                        keys.record(), replicated, "the acquire of semaphore '" + keys.name() + "'"));
+                                        keys.record(), replicated, "the acquire of " + kind.describe()));
                     } else {
                         onReply(reply, sentAt, sent);
                     }
@@ -172,14 +174,21 @@ final class PermitAcquisition implements Waiting {
     }
 
     private CancellationException cancellation() {
-        return new CancellationException("acquire of semaphore '" + keys.name() + "' was cancelled");
+        return new CancellationException("acquire of " + kind.describe() + " was cancelled");
     }
 
-    /** {@code reply}: the token when taken, {@code -2 - ms to the earliest holder's expiry} when busy. */
+    /**
+     * {@code reply}: the token when taken, 0 when the script refused (a read hold beside a write hold
+     * that is gone), {@code -2 - ms to the earliest holder's expiry} when busy.
+     */
     private void onReply(long reply, long sentAt, String mode) {
         if (reply > 0) {
             queued = false;
             take(reply, sentAt);
+            return;
+        }
+        if (reply == 0) {
+            finish(null, new LockLostException(keys.name(), 0, "the hold this acquire was to be taken beside is gone"));
             return;
         }
         if (mode.equals(LEAVE)) {
@@ -251,8 +260,8 @@ final class PermitAcquisition implements Waiting {
             revalidate();
             return;
         }
-        RedisLease lease = shared.leases.open(keys.lock(), owner, token, leaseMillis, renewed, sentAt, semaphore);
-        if (cancelled || semaphore.lifecycle().isClosed()) {
+        RedisLease lease = shared.leases.open(keys.lock(), owner, token, leaseMillis, renewed, sentAt, kind);
+        if (cancelled || kind.lifecycle().isClosed()) {
             lease.releaseQuietly();
             finish(null, cancelled ? cancellation() : new LockException("the LockClient was closed"));
         } else {
@@ -261,7 +270,7 @@ final class PermitAcquisition implements Waiting {
     }
 
     /**
-     * The permits are (or were) ours in Redis, but their validity as this client can prove it is under
+     * The hold is (or was) ours in Redis, but their validity as this client can prove it is under
      * the margin: one more try re-takes them with a full lease, or queues again. Past the deadline or
      * cancelled, they are released instead.
      */
@@ -272,7 +281,7 @@ final class PermitAcquisition implements Waiting {
             w.arm();
         }
         if (cancelled || pastDeadline()) {
-            semaphore.release(owner).whenComplete((ok, error) -> finish(null, cancelled ? cancellation() : error));
+            kind.release(owner).whenComplete((ok, error) -> finish(null, cancelled ? cancellation() : error));
             return;
         }
         attempt(w != null ? QUEUE : TRY);
@@ -300,12 +309,12 @@ final class PermitAcquisition implements Waiting {
                 || shared.scripts.waitsForReplicas()) {
             // As Acquisition: a try whose outcome is unknown may have taken permits or queued us; an
             // owner-checked release on the same connection undoes both.
-            semaphore.release(owner).whenComplete((ok, e) -> {
+            kind.release(owner).whenComplete((ok, e) -> {
                 if (e != null) {
                     Log.LOG.log(
                             System.Logger.Level.WARNING,
-                            "dlock could not undo an acquire of semaphore {0} whose outcome is unknown ({1}); permits"
-                                    + " it took or its queue entry end when their lease or entry runs out",
+                            "dlock could not undo an acquire of {0} whose outcome is unknown ({1}); a hold"
+                                    + " it took or its queue entry ends when their lease or entry runs out",
                             keys.record(),
                             e.toString());
                 }

@@ -1,6 +1,7 @@
 package dev.dlock.internal;
 
 import dev.dlock.DistributedLock;
+import dev.dlock.DistributedReadWriteLock;
 import dev.dlock.DistributedSemaphore;
 import dev.dlock.LockAdmin;
 import dev.dlock.LockClient;
@@ -168,6 +169,14 @@ final class RedisLockClient implements LockClient {
         lifecycle.checkOpen();
         return new RedisSemaphore(
                 SemaphoreKeys.of(keyPrefix, name), permits, acquirer, leaseMillis, callbacks, lifecycle);
+    }
+
+    @Override
+    public DistributedReadWriteLock readWriteLock(String name) {
+        Args.name(name, maxNameLength);
+        lifecycle.checkOpen();
+        return new RedisReadWriteLock(
+                SemaphoreKeys.of(keyPrefix, name), acquirer, holds, leaseMillis, callbacks, lifecycle);
     }
 
     @Override

@@ -7,11 +7,7 @@ import dev.dlock.spi.Script;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A view of one semaphore (docs/lock-family.md): each acquire runs its own {@link PermitAcquisition}
@@ -19,7 +15,7 @@ import java.util.concurrent.TimeoutException;
  * JVM, unlike the mutex's {@link Gate}). It is also the {@link LeaseKind} of its leases: released by
  * {@code semaphore-release.lua}, renewed by {@code semaphore-renew.lua}. Immutable and thread-safe.
  */
-final class RedisSemaphore implements DistributedSemaphore, LeaseKind {
+final class RedisSemaphore implements DistributedSemaphore, SharedLock {
     private static final long FOREVER = Long.MAX_VALUE;
 
     private final SemaphoreKeys keys;
@@ -54,16 +50,24 @@ final class RedisSemaphore implements DistributedSemaphore, LeaseKind {
         return permits;
     }
 
-    SemaphoreKeys keys() {
+    @Override
+    public SemaphoreKeys keys() {
         return keys;
     }
 
-    String permitsArg() {
-        return permitsArg;
+    @Override
+    public Lifecycle lifecycle() {
+        return lifecycle;
     }
 
-    Lifecycle lifecycle() {
-        return lifecycle;
+    @Override
+    public Script acquireScript() {
+        return Scripts.SEMAPHORE_ACQUIRE;
+    }
+
+    @Override
+    public String describe() {
+        return "semaphore '" + keys.name() + "'";
     }
 
     @Override
@@ -119,33 +123,19 @@ final class RedisSemaphore implements DistributedSemaphore, LeaseKind {
         int k = wanted(n);
         Duration w = Args.notNegative("wait", wait);
         lifecycle.checkOpen();
-        PermitAcquisition acquisition = start(k, leaseMillis, true, w.toNanos());
-        CompletableFuture<Lease> future = new CompletableFuture<>();
-        // Completed on the callback executor: the application's stages never run on the transport's threads.
-        acquisition
-                .result()
-                .whenCompleteAsync(
-                        (lease, error) -> {
-                            if (error != null) {
-                                future.completeExceptionally(acquirer.scripts.translate(error, keys.record()));
-                            } else if (!future.complete(lease) && lease != null) {
-                                lease.releaseQuietly(); // the caller cancelled meanwhile
-                            }
-                        },
-                        callbacks.executor());
-        future.whenComplete((lease, error) -> {
-            if (error instanceof CancellationException) {
-                acquisition.cancel();
-            }
-        });
-        return future;
+        return SharedAcquires.async(acquirer, callbacks, start(k, leaseMillis, true, w.toNanos()), keys.record());
     }
 
     private PermitAcquisition start(int n, long leaseMillis, boolean renewed, long waitNanos) {
-        PermitAcquisition acquisition =
-                new PermitAcquisition(acquirer, this, acquirer.owners.newLease(), n, leaseMillis, renewed, waitNanos);
-        acquisition.start();
-        return acquisition;
+        return SharedAcquires.start(
+                acquirer,
+                this,
+                acquirer.owners.newLease(),
+                Integer.toString(n),
+                permitsArg,
+                leaseMillis,
+                renewed,
+                waitNanos);
     }
 
     /**
@@ -154,32 +144,11 @@ final class RedisSemaphore implements DistributedSemaphore, LeaseKind {
      */
     private Lease await(int n, long leaseMillis, boolean renewed, long waitNanos) {
         lifecycle.checkOpen();
-        PermitAcquisition acquisition = start(n, leaseMillis, renewed, waitNanos);
         try {
-            return acquisition.result().get();
+            return SharedAcquires.await(acquirer, start(n, leaseMillis, renewed, waitNanos), keys.record(), true);
         } catch (InterruptedException e) {
-            acquisition.cancel();
-            settleCancelled(acquisition);
             Thread.currentThread().interrupt();
             throw new LockException("interrupted while waiting for semaphore '" + keys.name() + "'", e);
-        } catch (ExecutionException e) {
-            throw acquirer.scripts.translate(e.getCause(), keys.record());
-        }
-    }
-
-    private void settleCancelled(PermitAcquisition acquisition) {
-        try {
-            RedisLease won = acquisition
-                    .result()
-                    .get(acquirer.scripts.commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-            if (won != null) {
-                won.releaseQuietly();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException | CancellationException e) {
-            // Given up without permits, or its command never answered or failed; permits it might have taken come back
-            // with its lease.
         }
     }
 
@@ -205,8 +174,8 @@ final class RedisSemaphore implements DistributedSemaphore, LeaseKind {
 
     // ---- LeaseKind: how its leases end and are renewed -------------------------------------------
 
-    /** Owner-checked release of an owner's permits (or its queue entry), granting the waiters that now fit. */
-    CompletableFuture<Boolean> release(String owner) {
+    @Override
+    public CompletableFuture<Boolean> release(String owner) {
         return acquirer.scripts
                 .eval(Scripts.SEMAPHORE_RELEASE, keys.scriptKeys(), new String[] {owner})
                 .thenApply(reply -> ((Long) reply) >= 1L);

@@ -1,6 +1,7 @@
 package dev.dlock.internal;
 
 import dev.dlock.DistributedLock;
+import dev.dlock.DistributedReadWriteLock;
 import dev.dlock.DistributedSemaphore;
 import dev.dlock.LockAdmin;
 import dev.dlock.LockClient;
@@ -82,6 +83,18 @@ final class RedlockClient implements LockClient {
     public DistributedSemaphore semaphore(String name, int permits) {
         throw new UnsupportedOperationException("the Redlock client does not support semaphores: a holder set and"
                 + " FIFO queue agreed by a quorum of independent masters is not built (docs/lock-family.md)");
+    }
+
+    /**
+     * Not supported: read and write holders and a FIFO queue agreed by a quorum of independent masters
+     * are not built, as for the semaphore (docs/lock-family.md).
+     *
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public DistributedReadWriteLock readWriteLock(String name) {
+        throw new UnsupportedOperationException("the Redlock client does not support read-write locks: holders and a"
+                + " FIFO queue agreed by a quorum of independent masters are not built (docs/lock-family.md)");
     }
 
     @Override

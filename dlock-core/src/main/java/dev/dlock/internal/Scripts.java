@@ -19,6 +19,9 @@ final class Scripts {
     static final Script SEMAPHORE_RENEW = load("semaphore-renew", Script.Reply.ARRAY);
     static final Script SEMAPHORE_INFO = loadShared("semaphore-info", Script.Reply.ARRAY);
     static final Script SEMAPHORE_SET = loadShared("semaphore-set", Script.Reply.INTEGER);
+    static final Script RW_ACQUIRE = loadShared("rw-acquire", Script.Reply.INTEGER);
+    static final Script RW_RELEASE = loadShared("rw-release", Script.Reply.INTEGER);
+    static final Script RW_INFO = loadShared("rw-info", Script.Reply.ARRAY);
 
     private static final String PUBLISH = "redis.call('PUBLISH', ";
     private static final java.util.Map<Script, Script> SHARDED = new java.util.concurrent.ConcurrentHashMap<>();

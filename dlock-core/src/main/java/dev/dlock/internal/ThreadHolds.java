@@ -3,22 +3,35 @@ package dev.dlock.internal;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The holds that threads of one client have through the {@code Lock} interface, keyed by lock name
- * and thread: a thread whose hold was lost finds it again at its unlock (and gets the loss), even
+ * The holds that threads of one client have through the {@code Lock} interface, keyed by lock name,
+ * role (the mutex's, or the read or write view of a read-write lock) and thread: a thread whose hold was lost finds it again at its unlock (and gets the loss), even
  * when another thread of this client has taken the lock since. Thread-safe; a hold's count is only
  * touched by its thread.
  */
 final class ThreadHolds {
     private final ConcurrentHashMap<Key, Hold> holds = new ConcurrentHashMap<>();
 
+    /** The mutex's role. */
+    static final String MUTEX = "";
+
     /** The calling thread's hold on a lock name, or null. */
     Hold ofCurrentThread(String name) {
-        return holds.get(new Key(name, Thread.currentThread()));
+        return ofCurrentThread(MUTEX, name);
+    }
+
+    /** The calling thread's hold on a lock name in a role, or null. */
+    Hold ofCurrentThread(String role, String name) {
+        return holds.get(new Key(role, name, Thread.currentThread()));
     }
 
     /** Records the calling thread's first hold on a lock name. */
     void add(String name, RedisLease lease) {
-        Key key = new Key(name, Thread.currentThread());
+        add(MUTEX, name, lease);
+    }
+
+    /** Records the calling thread's first hold on a lock name in a role. */
+    void add(String role, String name, RedisLease lease) {
+        Key key = new Key(role, name, Thread.currentThread());
         holds.put(key, new Hold(key, lease));
     }
 
@@ -30,7 +43,7 @@ final class ThreadHolds {
         holds.clear();
     }
 
-    private record Key(String name, Thread thread) {}
+    private record Key(String role, String name, Thread thread) {}
 
     /** The hold of one thread on one lock name. */
     static final class Hold {

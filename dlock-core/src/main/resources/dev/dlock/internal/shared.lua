@@ -1,14 +1,19 @@
--- The shared-lock model (docs/lock-family.md), put after common.lua before the semaphore-*.lua scripts
--- (Scripts.loadShared). Holders with weights against a capacity, each holder its own lease with its
+-- The shared-lock model (docs/lock-family.md), put after common.lua before the semaphore-*.lua and rw-*.lua
+-- scripts (Scripts.loadShared). Holders with weights against a capacity, each holder its own lease with its
 -- expiry in server time, and a FIFO queue that a release grants from, head first, as many waiters as
 -- now fit. Keys of one name, all under its hash tag:
 --   record   prefix:{N}           string '<kind> <declared> <capacity>' (7 idle days): the kind of the name
---                                 and its capacity; a string, so the mutex's scripts (HGET) refuse it
+--                                 ('semaphore', 'rw') and its capacity; a string, so the mutex's scripts
+--                                 (HGET) refuse it
 --   fence    prefix:{N}:fence     the name's fencing counter, shared with the mutex (common.lua)
 --   holds    prefix:{N}:holds     hash: owner -> '<weight> <token> <expiry ms, server time>[ g]' (g: granted,
 --                                 not yet taken by its waiter)
 --   queue    prefix:{N}:sq        zset: owner -> server time in µs of its first queueing (FIFO)
 --   entries  prefix:{N}:sqe       hash: owner -> '<expiry ms> <lease ms> <wait id> <weight>'
+
+-- A read-write lock's capacity (record 'rw 1000000 1000000'): a read hold weighs 1, a write hold all
+-- of it, so one writer excludes everyone and up to a million read holds fit side by side.
+local RW_CAPACITY = '1000000'
 
 -- The capacity in the name's record, made with 'declared' when absent (declared nil: not made). Returns
 -- capacity (nil when absent and not made), or nil plus an error reply: the record holds another kind
@@ -99,4 +104,65 @@ local function shared_grant(record, fence, holds, queue, entries, capacity, used
     end
   end
   return used, granted
+end
+
+-- One acquire of 'n' weight by 'owner' at server time 't' (the body of semaphore-acquire.lua and
+-- rw-acquire.lua): purges expired holders and grants the waiters they made room for; re-takes the
+-- owner's own hold (granted to it, or re-taken to prove a full lease) with the same token; takes when
+-- the weight is free and nobody queues ahead (strict FIFO), or when 'admit' (a read hold beside the
+-- same caller's write hold: the downgrade); else queues (mode '1') or leaves the queue (mode '2').
+-- K: the five keys (record, fence, holds, queue, entries). Returns the token, or the busy reply
+-- -2 - (ms until the earliest holder's lease runs out, -1 if none); nil plus an error reply when no
+-- token can be issued.
+local function shared_acquire(K, owner, lease, mode, entry_ttl, wait, n, capacity, t, admit)
+  local now = millis(t)
+  local used, earliest = shared_scan(K[3], now)
+  used = shared_grant(K[1], K[2], K[3], K[4], K[5], capacity, used, t)
+  local mine = redis.call('HGET', K[3], owner)
+  if mine then
+    local weight, token = string.match(mine, '^(%d+) (%d+)')
+    shared_hold(K[3], owner, weight, token, now + lease, lease, false)
+    leave_queue(K[4], K[5], owner)
+    return tonumber(token)
+  end
+  local head = redis.call('ZRANGE', K[4], 0, 0)[1]
+  if admit or ((not head or head == owner) and used + n <= capacity) then
+    local token, terr = issue_token(K[2], t)
+    if not token then return nil, terr end
+    shared_hold(K[3], owner, n, token, now + lease, lease, false)
+    leave_queue(K[4], K[5], owner)
+    return tonumber(token)
+  end
+  if mode == '1' then
+    local ttl = tonumber(entry_ttl)
+    redis.call('ZADD', K[4], 'NX', micros(t), owner)
+    redis.call('HSET', K[5], owner, string.format('%d', now + ttl) .. ' ' .. lease .. ' ' .. wait .. ' ' .. n)
+    for i = 4, 5 do
+      if redis.call('PTTL', K[i]) < ttl then redis.call('PEXPIRE', K[i], ttl) end
+    end
+  elseif mode == '2' then
+    leave_queue(K[4], K[5], owner)
+    shared_grant(K[1], K[2], K[3], K[4], K[5], capacity, used, t) -- we may have blocked the head
+  end
+  if not earliest then return -1 end
+  return -2 - math.max(0, earliest - now)
+end
+
+-- Ends 'owner's hold if it still holds (or takes it out of the queue), then grants queued waiters from
+-- the head as many as now fit (the body of semaphore-release.lua and rw-release.lua). K: the five keys.
+-- Returns 2 when released and one waiter or more granted, 1 when released, 0 when it held nothing.
+local function shared_release(K, owner, capacity)
+  local t = redis.call('TIME')
+  local used = shared_scan(K[3], millis(t))
+  local mine = redis.call('HGET', K[3], owner)
+  if mine then
+    redis.call('HDEL', K[3], owner)
+    used = used - tonumber(string.match(mine, '^(%d+)'))
+  else
+    leave_queue(K[4], K[5], owner)
+  end
+  local _, granted = shared_grant(K[1], K[2], K[3], K[4], K[5], capacity, used, t)
+  if not mine then return 0 end
+  if granted > 0 then return 2 end
+  return 1
 end

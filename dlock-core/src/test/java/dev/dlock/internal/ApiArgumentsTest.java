@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dlock.DistributedLock;
+import dev.dlock.DistributedReadWriteLock;
 import dev.dlock.DistributedSemaphore;
 import dev.dlock.Lease;
 import dev.dlock.LockAdmin;
@@ -63,6 +64,41 @@ final class ApiArgumentsTest {
         assertThatThrownBy(() -> client.semaphore("s", 3)).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(semaphore::acquire).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(semaphore::availablePermits).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void readWriteLockArguments_areCheckedBeforeAnyIo_namingTheArgument() {
+        int before = redis.evals.get();
+        assertThatThrownBy(() -> client.readWriteLock(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("name");
+        assertThatThrownBy(() -> client.readWriteLock(" ")).isInstanceOf(IllegalArgumentException.class);
+        DistributedReadWriteLock rw = client.readWriteLock("rw");
+        for (DistributedLock lock : new DistributedLock[] {rw.readLock(), rw.writeLock()}) {
+            assertThat(lock.name()).isEqualTo("rw");
+            assertThatThrownBy(() -> lock.tryAcquire(null)).isInstanceOf(NullPointerException.class);
+            assertThatThrownBy(() -> lock.tryAcquire(Duration.ofSeconds(-1)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("wait");
+            assertThatThrownBy(() -> lock.tryAcquire(Duration.ZERO, Duration.ofMillis(99)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("leaseTime");
+            assertThatThrownBy(() -> lock.acquireAsync(null)).isInstanceOf(NullPointerException.class);
+            assertThatThrownBy(() -> lock.tryLock(-1, TimeUnit.SECONDS)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class);
+            assertThatThrownBy(lock::fencingToken).isInstanceOf(IllegalMonitorStateException.class);
+            assertThatThrownBy(lock::newCondition).isInstanceOf(UnsupportedOperationException.class);
+            assertThat(lock.getHoldCount()).isZero();
+        }
+        assertThatThrownBy(() -> rw.downgrade(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("writeLease");
+        assertThat(redis.evals.get()).as("nothing sent").isEqualTo(before);
+        client.close();
+        assertThatThrownBy(() -> client.readWriteLock("rw")).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> rw.readLock().acquire()).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> rw.writeLock().tryLock()).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> rw.writeLock().info()).isInstanceOf(IllegalStateException.class);
     }
 
     @Test

@@ -244,6 +244,15 @@ final class RedlockLockIT {
     }
 
     @Test
+    void readWriteLock_isNotSupported_andSaysWhy(IndependentMasters m) {
+        try (LockClient a = RedlockNodesSupport.builder(m).build()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> a.readWriteLock("rw"))
+                    .isInstanceOf(UnsupportedOperationException.class)
+                    .hasMessageContaining("Redlock client does not support read-write locks");
+        }
+    }
+
+    @Test
     void acquireAsync_completesWithALease_orNullWhenBusy(IndependentMasters m) throws Exception {
         try (LockClient a = RedlockNodesSupport.builder(m).build()) {
             Lease lease = a.lock("async").acquireAsync(Duration.ZERO).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);

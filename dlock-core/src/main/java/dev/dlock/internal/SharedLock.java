@@ -1,0 +1,31 @@
+package dev.dlock.internal;
+
+import dev.dlock.spi.Script;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A kind of lock on the shared-lock model ({@code shared.lua}, docs/lock-family.md): the semaphore
+ * ({@link RedisSemaphore}) and the two views of a read-write lock ({@link ReadWriteView}). What a
+ * {@link PermitAcquisition} needs of it: the five keys of the name, the acquire script and how to
+ * release an owner's hold; and, as the {@link LeaseKind} of the leases it makes, how they end and are
+ * renewed. Implementations are thread-safe.
+ */
+interface SharedLock extends LeaseKind {
+    /** The five keys of the name (record, fence, holds, queue, queue entries). */
+    SemaphoreKeys keys();
+
+    /**
+     * The acquire script: KEYS the five keys; ARGV owner, lease ms, mode, queue entry lifetime, wait
+     * id, weight, and one argument of the kind's own; replies a token, 0 when refused, or busy (-2 - ms).
+     */
+    Script acquireScript();
+
+    /** Owner-checked release of an owner's hold (or its queue entry), granting the waiters that now fit. */
+    CompletableFuture<Boolean> release(String owner);
+
+    /** The client's open or closed state. */
+    Lifecycle lifecycle();
+
+    /** How messages name it, e.g. {@code semaphore 'x'}. */
+    String describe();
+}
