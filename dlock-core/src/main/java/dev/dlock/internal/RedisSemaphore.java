@@ -144,6 +144,14 @@ final class RedisSemaphore implements DistributedSemaphore, LeaseKind {
     private PermitAcquisition start(int n, long leaseMillis, boolean renewed, long waitNanos) {
         PermitAcquisition acquisition =
                 new PermitAcquisition(acquirer, this, acquirer.owners.newLease(), n, leaseMillis, renewed, waitNanos);
+        Events events = acquirer.leases.events();
+        if (events.enabled()) { // as Gates reports the mutex's: the outcome as the caller sees it, and the wait
+            long begun = acquirer.ticker.nanos();
+            acquisition
+                    .result()
+                    .whenComplete((lease, error) ->
+                            events.acquire(keys.name(), Events.outcome(lease, error), acquirer.ticker.nanos() - begun));
+        }
         acquisition.start();
         return acquisition;
     }
