@@ -23,6 +23,7 @@ import java.util.Set;
  * @param caughtText for a control: text the catching violation's message must contain, or empty
  * @param documentedOnly checkers whose violations are reported as the documented outcome and not counted
  * @param failover for a failover scenario, its Sentinel deployment's client setting; {@code null} for the run's server
+ * @param semaphore for a semaphore scenario, the permits it is made with and judged by; {@code null} for a mutex
  */
 record Scenario(
         String name,
@@ -37,7 +38,30 @@ record Scenario(
         Checker caughtBy,
         String caughtText,
         List<Checker> documentedOnly,
-        Failover failover) {
+        Failover failover,
+        Semaphore semaphore) {
+
+    /**
+     * The semaphore of a scenario whose workers take permits ({@link Style#PERMIT}, {@link Style#PERMIT_ASYNC}).
+     *
+     * @param judged the permits the checkers hold the history to: no more than this many holds overlap
+     * @param created the permits the workers' semaphore is made with: {@code judged}, or more for the control whose
+     *     semaphore lets more in than the checker allows
+     */
+    record Semaphore(int judged, int created) {}
+
+    /** The permits of the semaphore scenario: 3, against 5 workers (the 3 of 8 holders, scaled to one JVM). */
+    static final int PERMITS = 3;
+
+    /** The capacity the checkers judge each name by: 1 for a mutex. */
+    int capacity() {
+        return semaphore == null ? 1 : semaphore.judged();
+    }
+
+    /** The permits the workers' semaphore is made with; 0 for a mutex. */
+    int permits() {
+        return semaphore == null ? 0 : semaphore.created();
+    }
 
     /**
      * A scenario whose lock clients use a Sentinel deployment of its own ({@link FailoverFaults}); no holder JVMs, no
@@ -148,6 +172,7 @@ record Scenario(
                 null,
                 "",
                 List.of(),
+                null,
                 null);
     }
 
@@ -165,6 +190,7 @@ record Scenario(
                 null,
                 "",
                 List.of(),
+                null,
                 null);
     }
 
@@ -188,6 +214,7 @@ record Scenario(
                 caughtBy,
                 text,
                 List.of(),
+                null,
                 null);
     }
 
@@ -219,6 +246,7 @@ record Scenario(
                 caughtBy,
                 text,
                 List.of(),
+                null,
                 null);
     }
 
@@ -258,7 +286,38 @@ record Scenario(
                 control ? Checker.MUTUAL_EXCLUSION : null,
                 control ? "overlap" : "",
                 documented,
-                new Failover(replicaAcks, partition));
+                new Failover(replicaAcks, partition),
+                null);
+    }
+
+    /**
+     * A semaphore of {@code created} permits taken by five workers (leases and async acquires, one behind the fault
+     * proxy, two on clients of their own), judged by {@code judged}: the checkers hold it to no more than {@code
+     * judged} overlapping holds (checker 7) besides fencing, token order, liveness and fresh holds. No holder JVMs
+     * (they take the mutex): the faults are those that hit in-process clients and the server.
+     */
+    static Scenario semaphore(String name, int judged, int created, Checker caughtBy, String text, Fault... faults) {
+        List<Client> workers = List.of(
+                Client.of("t1", Style.PERMIT, Via.DIRECT, 0),
+                Client.of("t2", Style.PERMIT_ASYNC, Via.DIRECT, 0),
+                Client.of("p1", Style.PERMIT, Via.PROXY, 0),
+                Client.of("o1", Style.PERMIT, Via.OWN, 0),
+                Client.of("o2", Style.PERMIT_ASYNC, Via.OWN, 0));
+        return new Scenario(
+                name,
+                List.of(name),
+                List.of(faults),
+                Worker.Variant.HONEST,
+                true,
+                false,
+                0,
+                workers,
+                caughtBy != null ? 150 : 0,
+                caughtBy,
+                text,
+                List.of(),
+                null,
+                new Semaphore(judged, created));
     }
 
     /**
@@ -304,6 +363,7 @@ record Scenario(
                         null,
                         "",
                         List.of(Checker.MUTUAL_EXCLUSION),
+                        null,
                         null),
                 control(
                         "control-release-without-owner-check",
@@ -346,6 +406,17 @@ record Scenario(
                         300,
                         Checker.FRESH_HOLD,
                         ""),
+                semaphore(
+                        "semaphore",
+                        PERMITS,
+                        PERMITS,
+                        null,
+                        "",
+                        Fault.PROXY_FREEZE,
+                        Fault.CLIENT_KILL,
+                        Fault.SERVER_PAUSE_SHORT,
+                        Fault.PUBSUB_KILL),
+                semaphore("control-semaphore-over-capacity", 2, 4, Checker.PERMITS, "more than 2 holders"),
                 failover("failover-kill", 0, Fault.FAILOVER_KILL),
                 failover("failover-pause", 0, Fault.FAILOVER_PAUSE),
                 failover("failover-partition", 0, Fault.FAILOVER_PARTITION),
