@@ -9,6 +9,7 @@ import dev.dlock.LockAdmin.ForcedUnlock;
 import dev.dlock.LockAdmin.Holder;
 import dev.dlock.LockAdmin.LockState;
 import dev.dlock.LockClient;
+import dev.dlock.LockInfo;
 import dev.dlock.LockLostException;
 import dev.dlock.LockServerException;
 import java.time.Duration;
@@ -43,6 +44,14 @@ public abstract class AdminContract extends TransportContract {
             assertThat(state.fencingToken()).isEqualTo(lease.fencingToken());
             assertThat(state.remaining()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30));
             assertThat(state.waiters()).isEqualTo(1);
+            assertThat(state.kind()).isEqualTo(LockAdmin.MUTEX);
+            LockInfo info = waiter.lock("st").info();
+            assertThat(info.kind()).isEqualTo(LockAdmin.MUTEX);
+            assertThat(info.holders()).singleElement().satisfies(h -> {
+                assertThat(h.ownerId()).isEqualTo(state.holderId().orElseThrow());
+                assertThat(h.fencingToken()).isEqualTo(lease.fencingToken());
+                assertThat(h.weight()).isEqualTo(1);
+            });
             lease.release();
             queued.get(10, TimeUnit.SECONDS).release();
         }

@@ -16,7 +16,7 @@ import java.util.Optional;
  */
 final class RedisLockAdmin implements LockAdmin {
     private static final Script STATUS = Scripts.loadWith("admin-status", Script.Reply.ARRAY, "common", "admin-read");
-    private static final Script SCAN = Scripts.loadWith("admin-scan", Script.Reply.ARRAY, "common", "admin-read");
+    static final Script SCAN = Scripts.loadWith("admin-scan", Script.Reply.ARRAY, "common", "admin-read");
     private static final Script FORCE_RELEASE = Scripts.loadShared("admin-force-release", Script.Reply.ARRAY);
     private static final Script PURGE = Scripts.load("admin-purge", Script.Reply.INTEGER);
     private static final String SCAN_COUNT = "200";

@@ -50,9 +50,6 @@ record Scenario(
      */
     record Semaphore(int judged, int created) {}
 
-    /** The permits of the semaphore scenario: 3, against 5 workers (the 3 of 8 holders, scaled to one JVM). */
-    static final int PERMITS = 3;
-
     /** The capacity the checkers judge each name by: 1 for a mutex. */
     int capacity() {
         return semaphore == null ? 1 : semaphore.judged();
@@ -291,36 +288,6 @@ record Scenario(
     }
 
     /**
-     * A semaphore of {@code created} permits taken by five workers (leases and async acquires, one behind the fault
-     * proxy, two on clients of their own), judged by {@code judged}: the checkers hold it to no more than {@code
-     * judged} overlapping holds (checker 7) besides fencing, token order, liveness and fresh holds. No holder JVMs
-     * (they take the mutex): the faults are those that hit in-process clients and the server.
-     */
-    static Scenario semaphore(String name, int judged, int created, Checker caughtBy, String text, Fault... faults) {
-        List<Client> workers = List.of(
-                Client.of("t1", Style.PERMIT, Via.DIRECT, 0),
-                Client.of("t2", Style.PERMIT_ASYNC, Via.DIRECT, 0),
-                Client.of("p1", Style.PERMIT, Via.PROXY, 0),
-                Client.of("o1", Style.PERMIT, Via.OWN, 0),
-                Client.of("o2", Style.PERMIT_ASYNC, Via.OWN, 0));
-        return new Scenario(
-                name,
-                List.of(name),
-                List.of(faults),
-                Worker.Variant.HONEST,
-                true,
-                false,
-                0,
-                workers,
-                caughtBy != null ? 150 : 0,
-                caughtBy,
-                text,
-                List.of(),
-                null,
-                new Semaphore(judged, created));
-    }
-
-    /**
      * The scenarios only the long tier runs: the failovers under load, whose outcome depends on timing (without
      * acknowledgements a lost lock by chance; with them, how soon the rejoined replica acknowledges again). The quick
      * tier runs the two hold-back scenarios, whose outcome is certain either way.
@@ -406,17 +373,17 @@ record Scenario(
                         300,
                         Checker.FRESH_HOLD,
                         ""),
-                semaphore(
+                SemaphoreScenario.of(
                         "semaphore",
-                        PERMITS,
-                        PERMITS,
+                        SemaphoreScenario.PERMITS,
+                        SemaphoreScenario.PERMITS,
                         null,
                         "",
                         Fault.PROXY_FREEZE,
                         Fault.CLIENT_KILL,
                         Fault.SERVER_PAUSE_SHORT,
                         Fault.PUBSUB_KILL),
-                semaphore("control-semaphore-over-capacity", 2, 4, Checker.PERMITS, "more than 2 holders"),
+                SemaphoreScenario.of("control-semaphore-over-capacity", 2, 4, Checker.PERMITS, "more than 2 holders"),
                 failover("failover-kill", 0, Fault.FAILOVER_KILL),
                 failover("failover-pause", 0, Fault.FAILOVER_PAUSE),
                 failover("failover-partition", 0, Fault.FAILOVER_PARTITION),

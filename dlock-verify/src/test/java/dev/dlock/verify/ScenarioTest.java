@@ -77,10 +77,10 @@ final class ScenarioTest {
                 .findFirst()
                 .orElseThrow();
 
-        assertThat(semaphore.capacity()).isEqualTo(Scenario.PERMITS).isEqualTo(semaphore.permits());
+        assertThat(semaphore.capacity()).isEqualTo(SemaphoreScenario.PERMITS).isEqualTo(semaphore.permits());
         assertThat(semaphore.isControl()).isFalse();
         assertThat(semaphore.faults()).isNotEmpty();
-        assertThat(semaphore.workers()).hasSizeGreaterThan(Scenario.PERMITS);
+        assertThat(semaphore.workers()).hasSizeGreaterThan(SemaphoreScenario.PERMITS);
         assertThat(control.isControl()).isTrue();
         assertThat(control.caughtBy()).isEqualTo(Checker.PERMITS);
         assertThat(control.permits()).isGreaterThan(control.capacity());
