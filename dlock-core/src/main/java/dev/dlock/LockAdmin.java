@@ -26,7 +26,9 @@ import java.util.Optional;
 public interface LockAdmin {
 
     /**
-     * Reads one lock: holder, remaining lease time, fencing token and waiters; one round trip.
+     * Reads one lock name of any kind: its kind, holders (owner, weight, token, remaining lease time)
+     * and queue; one round trip, no write (a shared holder whose lease ran out is left out, not
+     * purged).
      *
      * @param name the lock name
      * @return the lock's state
@@ -34,12 +36,12 @@ public interface LockAdmin {
      * @throws IllegalArgumentException if {@code name} is blank or too long
      * @throws IllegalStateException if the client is closed
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
-     * @throws LockServerException if the lock's key holds another type
+     * @throws LockServerException if the name's key holds something that is not dlock's
      */
     LockState status(String name);
 
     /**
-     * Lists the held locks whose names match a glob pattern ({@code *}, {@code ?}, {@code [...]} and
+     * Lists the held lock names of every kind (a name with at least one live holder) whose names match a glob pattern ({@code *}, {@code ?}, {@code [...]} and
      * {@code \} escapes, as Redis' {@code MATCH}). A lock taken or released during the walk may or may
      * not be listed.
      *
@@ -53,24 +55,28 @@ public interface LockAdmin {
     List<LockState> list(String pattern);
 
     /**
-     * Deletes a lock whoever holds it and hands it to the oldest queued waiter, as a release would (a
-     * free lock with waiters queued behind it is handed over too). The holder is not told at once: its
-     * next renewal finds the key gone and its lease is lost (with {@link LockLostException} to its
-     * listeners). The fencing counter stays, so later holders still get higher tokens. Redisson calls
-     * this {@code forceUnlock}.
+     * Removes every holder of a lock name whoever holds it and lets the queue in, as releases would: a
+     * mutex is handed to the oldest queued waiter (a free lock with waiters queued behind it is handed
+     * over too); a shared lock (a semaphore) loses all its holders and grants its queue from the head as
+     * many waiters as now fit. All holders, not one: the command is for a name that is stuck, and one
+     * crashed holder's permits come back on their own when its lease runs out. The holders are not told
+     * at once: each one's next renewal finds its hold gone and its lease is lost (with {@link
+     * LockLostException} to its listeners). The fencing counter stays, so later holders still get
+     * higher tokens. Redisson calls this {@code forceUnlock}.
      *
      * @param name the lock name
-     * @return what was removed, and whether a waiter got the lock
+     * @return what was removed (its holders), and whether a waiter got the lock
      * @throws NullPointerException if {@code name} is null
      * @throws IllegalArgumentException if {@code name} is blank or too long
      * @throws IllegalStateException if the client is closed
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
-     * @throws LockServerException if the lock's key holds another type (nothing is deleted)
+     * @throws LockServerException if the name's key holds something that is not dlock's (nothing is
+     *     deleted)
      */
     ForcedUnlock forceUnlock(String name);
 
     /**
-     * Deletes every key of a lock, its fencing counter included, and wakes its waiters. Only for
+     * Deletes every key of a lock name of any kind, its fencing counter included, and wakes its waiters. Only for
      * throwaway names (tests, demos): afterwards the fencing tokens of this name rely on the server
      * clock alone (docs/fencing.md).
      *
@@ -99,48 +105,155 @@ public interface LockAdmin {
     String keyBeside(String name, String suffix);
 
     /**
-     * One lock as an operator sees it. Immutable and thread-safe.
+     * One lock name as an operator sees it, of any kind: a mutex ({@code "mutex"}) has at most one
+     * holder; a shared lock (a semaphore, {@code "semaphore"}, or any kind built on the shared-lock
+     * model, docs/lock-family.md) has holders with weights (permits) against a capacity. Immutable and
+     * thread-safe.
      *
      * @param name the lock name
-     * @param holderId the holder's owner id, or empty when the lock is free
-     * @param remaining the holder's remaining lease time as Redis counts it, zero when free
-     * @param fencingToken the holder's token; when free, the last token issued if Redis still has it,
+     * @param kind what the name is: {@code "mutex"}, or the first word of a shared lock's record, such
+     *     as {@code "semaphore"}
+     * @param holderId the owner id of the holder with the highest fencing token (a mutex's one holder),
+     *     or empty when nobody holds the name
+     * @param remaining that holder's remaining lease time as Redis counts it, zero when free
+     * @param fencingToken that holder's token; when free, the last token issued if Redis still has it,
      *     else 0
-     * @param waiters the acquires queued in Redis for a hand-off (threads or leases, of any client)
+     * @param waiters how many acquires are queued in Redis (threads or leases, of any client)
+     * @param capacity the weight the holders may hold together: 1 for a mutex, a semaphore's permits
+     * @param holders every live holder, by fencing token (oldest first)
+     * @param queue the first queued waiters in FIFO order ({@link LockAdmin#status} lists up to 100;
+     *     {@link LockAdmin#list} lists none, only their count in {@code waiters})
      */
-    record LockState(String name, Optional<String> holderId, Duration remaining, long fencingToken, long waiters) {
+    record LockState(
+            String name,
+            String kind,
+            Optional<String> holderId,
+            Duration remaining,
+            long fencingToken,
+            long waiters,
+            int capacity,
+            List<Holder> holders,
+            List<Waiter> queue) {
 
         /**
-         * Validates the components.
+         * Validates the components and copies the lists.
          *
          * @param name see the record component
+         * @param kind see the record component
          * @param holderId see the record component
          * @param remaining see the record component
          * @param fencingToken see the record component
          * @param waiters see the record component
+         * @param capacity see the record component
+         * @param holders see the record component
+         * @param queue see the record component
          * @throws NullPointerException if a reference component is null
          */
         public LockState {
             Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(holderId, "holderId");
             Objects.requireNonNull(remaining, "remaining");
+            holders = List.copyOf(holders);
+            queue = List.copyOf(queue);
         }
 
         /**
-         * Tells whether the lock was held when it was read.
+         * A mutex's state: one holder at most, the queue not listed.
+         *
+         * @param name the lock name
+         * @param holderId the holder's owner id, or empty when the lock is free
+         * @param remaining the holder's remaining lease time, zero when free
+         * @param fencingToken the holder's token, or the last one issued when free (0: unknown)
+         * @param waiters the acquires queued in Redis
+         * @throws NullPointerException if a reference argument is null
+         */
+        public LockState(String name, Optional<String> holderId, Duration remaining, long fencingToken, long waiters) {
+            this(
+                    name,
+                    MUTEX,
+                    holderId,
+                    remaining,
+                    fencingToken,
+                    waiters,
+                    1,
+                    holderId.map(id -> List.of(new Holder(id, 1, fencingToken, remaining)))
+                            .orElse(List.of()),
+                    List.of());
+        }
+
+        /**
+         * Tells whether somebody held the name when it was read.
          *
          * @return {@code true} when held
          */
         public boolean isHeld() {
             return holderId.isPresent();
         }
+
+        /**
+         * The weight the holders hold together (a semaphore's permits in use; 1 for a held mutex).
+         *
+         * @return the sum of the holders' weights
+         */
+        public int used() {
+            return holders.stream().mapToInt(Holder::weight).sum();
+        }
+    }
+
+    /** The kind of a plain lock: {@link LockClient#lock(String)}. */
+    String MUTEX = "mutex";
+
+    /**
+     * One holder of a lock name: a mutex's holder, or one acquire of a shared lock (its permits).
+     * Immutable and thread-safe.
+     *
+     * @param ownerId the holder's owner id ({@code <client id>:lease-<n>} for a lease)
+     * @param weight how much of the capacity it holds: 1 for a mutex, the permits of a semaphore acquire
+     * @param fencingToken its fencing token
+     * @param remaining its remaining lease time as Redis counts it (server time)
+     */
+    record Holder(String ownerId, int weight, long fencingToken, Duration remaining) {
+        /**
+         * Validates the components.
+         *
+         * @param ownerId see the record component
+         * @param weight see the record component
+         * @param fencingToken see the record component
+         * @param remaining see the record component
+         * @throws NullPointerException if a reference component is null
+         */
+        public Holder {
+            Objects.requireNonNull(ownerId, "ownerId");
+            Objects.requireNonNull(remaining, "remaining");
+        }
+    }
+
+    /**
+     * One acquire queued in Redis for a name. Immutable and thread-safe.
+     *
+     * @param ownerId the owner id it will hold the name as
+     * @param weight what it asks for: 1 for a mutex, the permits of a semaphore acquire
+     */
+    record Waiter(String ownerId, int weight) {
+        /**
+         * Validates the components.
+         *
+         * @param ownerId see the record component
+         * @param weight see the record component
+         * @throws NullPointerException if {@code ownerId} is null
+         */
+        public Waiter {
+            Objects.requireNonNull(ownerId, "ownerId");
+        }
     }
 
     /**
      * What {@link #forceUnlock(String)} did. Immutable and thread-safe.
      *
-     * @param removed the hold that was deleted, or empty if the lock was free
-     * @param handedOver whether the lock was handed to a queued waiter
+     * @param removed the name as it was, with the holders that were removed (its {@code queue} is not
+     *     read), or empty if nobody held it
+     * @param handedOver whether the lock was handed (or permits granted) to a queued waiter
      */
     record ForcedUnlock(Optional<LockState> removed, boolean handedOver) {
         /**

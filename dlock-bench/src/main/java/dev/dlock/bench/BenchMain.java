@@ -175,8 +175,8 @@ public final class BenchMain {
     private static Measurement measure(
             Workload workload, Peer peer, Deployment deployment, Settings settings, int run) {
         return switch (workload) {
-            case W1, W2, W3, W4 -> InProcessRun.run(workload, peer, deployment, settings, run);
-            case W5 -> ProcessesRun.run(peer, deployment, settings.forW5(), run);
+            case W1, W2, W3, W4, W7 -> InProcessRun.run(workload, peer, deployment, settings, run);
+            case W5, W8 -> ProcessesRun.run(workload, peer, deployment, settings.forW5(), run);
             case W6 -> LeasesRun.run(peer, deployment.masters().get(0), settings, run);
         };
     }

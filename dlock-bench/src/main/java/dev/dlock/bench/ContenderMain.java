@@ -15,7 +15,7 @@ import java.util.concurrent.locks.Lock;
  * waits for {@code go START END} (monotonic nanos), contends for the shared key until END, writes its holds inside
  * the window to a file (one line per hold: sequence, acquire returned, release returned, wait) and prints {@code
  * done} with its counts. Arguments: peer target ({@link Target#encode()}) leaseMillis slotsFile id resultFile
- * selfWarmupMillis.
+ * selfWarmupMillis permits (1 for a lock; a semaphore's permits in W8, where up to that many may be inside at once).
  */
 final class ContenderMain {
     private ContenderMain() {}
@@ -28,6 +28,7 @@ final class ContenderMain {
         int id = Integer.parseInt(args[4]);
         Path result = Path.of(args[5]);
         long selfWarmup = Long.parseLong(args[6]) * 1_000_000L;
+        int permits = Integer.parseInt(args[7]);
         BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         try (Peer.Client client = peer.connect(target, lease, false)) {
             Lock own = client.lock("bench-W5-warmup-" + id);
@@ -51,11 +52,15 @@ final class ContenderMain {
                     long t0 = System.nanoTime();
                     lock.lock();
                     long t1 = System.nanoTime();
-                    if (!slots.enter(id)) {
+                    if (permits > 1 ? !slots.enterShared(permits) : !slots.enter(id)) {
                         violations++;
                     }
                     int seq = slots.nextSequence();
-                    slots.leave(id);
+                    if (permits > 1) {
+                        slots.leaveShared();
+                    } else {
+                        slots.leave(id);
+                    }
                     lock.unlock();
                     long t3 = System.nanoTime();
                     if (t0 - window.end() < 0 && t1 - window.end() >= 0) {

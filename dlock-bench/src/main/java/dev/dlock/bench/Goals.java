@@ -90,6 +90,18 @@ final class Goals {
                 "%.2f",
                 1,
                 false));
+        goals.add(new Goal(
+                "W7 pairs/s ≥ 2× Redisson's RPermitExpirableSemaphore (issue 16)",
+                r.ratio(Workload.W7, Peer.DLOCK_SEMAPHORE, Peer.REDISSON_SEMAPHORE, pps),
+                "%.2f×",
+                2,
+                true));
+        goals.add(new Goal(
+                "W8 pairs/s ≥ 2× Redisson's RPermitExpirableSemaphore (issue 16)",
+                r.ratio(Workload.W8, Peer.DLOCK_SEMAPHORE, Peer.REDISSON_SEMAPHORE, pps),
+                "%.2f×",
+                2,
+                true));
         return goals;
     }
 

@@ -9,9 +9,10 @@ import java.util.concurrent.locks.Lock;
 import org.HdrHistogram.Histogram;
 
 /**
- * W1–W4: threads of one client in this JVM loop lock, critical section, unlock, from the start of the warm-up until
+ * W1–W4 and W7: threads of one client in this JVM loop lock, critical section, unlock, from the start of the warm-up until
  * the end of the measured window; only pairs whose lock returned inside the window count. Mutual exclusion is checked
- * by an owner slot per key that each holder claims with a compare-and-set inside its critical section.
+ * by an owner slot per key that each holder claims with a compare-and-set inside its critical section; in W7 (a
+ * semaphore) by a count of the holders inside, which must not pass the permits.
  */
 final class InProcessRun {
     private static final long JOIN_MILLIS = 60_000;
@@ -23,6 +24,8 @@ final class InProcessRun {
     private final AtomicIntegerArray owners;
     private final AtomicInteger sequence = new AtomicInteger();
     private final LongAdder violations = new LongAdder();
+    private final AtomicInteger inside = new AtomicInteger(); // W7: holders in their critical section now
+    private final AtomicInteger peak = new AtomicInteger();
     private final Holds holds;
     private volatile boolean stop;
     private volatile Throwable failure;
@@ -33,7 +36,8 @@ final class InProcessRun {
         this.deployment = deployment;
         this.settings = settings;
         this.owners = new AtomicIntegerArray(workload.sharedKey ? 1 : workload.threads);
-        this.holds = workload.sharedKey ? new Holds(1 << 21) : null;
+        // handoff and fairness follow one holder after another: a lock's, not a semaphore's
+        this.holds = workload.sharedKey && workload.permits() == 1 ? new Holds(1 << 21) : null;
     }
 
     static Measurement run(Workload workload, Peer peer, Deployment deployment, Settings settings, int run) {
@@ -82,6 +86,9 @@ final class InProcessRun {
             m.put(Metric.ALLOC_PER_PAIR, pairs == 0 ? Double.NaN : (double) seen.allocatedBytes() / pairs);
             if (holds != null) {
                 Results.contended(m, holds.analyse(window, sequence.get()), lock);
+            } else if (workload.permits() > 1) {
+                m.put(Metric.LOCK_P99_OVER_MEAN, Latency.micros(lock, 99) / Latency.meanMicros(lock));
+                m.put(Metric.PEAK_HOLDERS, peak.get());
             }
             m.put(Metric.VIOLATIONS, violations.sum());
         } catch (InterruptedException e) {
@@ -128,14 +135,24 @@ final class InProcessRun {
                     long t0 = System.nanoTime();
                     lock.lock();
                     long t1 = System.nanoTime();
-                    if (!owners.compareAndSet(slot, 0, id)) {
+                    if (workload.permits() > 1) {
+                        int now = inside.incrementAndGet();
+                        peak.accumulateAndGet(now, Math::max);
+                        if (now > workload.permits()) {
+                            violations.increment();
+                        }
+                    } else if (!owners.compareAndSet(slot, 0, id)) {
                         violations.increment();
                     }
                     int seq = holds != null ? sequence.getAndIncrement() : -1;
                     while (critical > 0 && System.nanoTime() - t1 < critical) {
                         Thread.onSpinWait();
                     }
-                    owners.compareAndSet(slot, id, 0);
+                    if (workload.permits() > 1) {
+                        inside.decrementAndGet();
+                    } else {
+                        owners.compareAndSet(slot, id, 0);
+                    }
                     long t2 = System.nanoTime();
                     lock.unlock();
                     long t3 = System.nanoTime();

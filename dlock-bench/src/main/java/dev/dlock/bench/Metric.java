@@ -24,6 +24,7 @@ enum Metric {
     STARVED("threads or clients without an acquisition", "%.0f"),
     WAIT_ACROSS_END("longest wait across the window end (ms)", "%.0f"),
     VIOLATIONS("exclusion violations", "%.0f"),
+    PEAK_HOLDERS("most holders at once", "%.0f"),
     LEASES("leases held", "%.0f"),
     RENEWAL_CALLS_PER_100("renewal calls / 100 leases / interval", "%.2f"),
     TOTAL_PER_INTERVAL("all cmds / interval", "%.0f"),

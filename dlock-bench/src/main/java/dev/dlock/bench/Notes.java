@@ -47,7 +47,14 @@ final class Notes {
             near the holder's lease time).
             - **Mutual exclusion** is checked in every run: each holder claims an owner slot with a compare-and-set \
             inside its critical section (W5: in a memory-mapped file shared by the processes); a failed claim is a \
-            violation.
+            violation. W7 and W8 (a semaphore) count the holders inside instead: one past the permits is a \
+            violation, and "most holders at once" shows that the permits were used.
+            - **W7, W8** take one permit of a semaphore of 3 as the harness's `Lock`: dlock's `semaphore(name, 3)` \
+            (`acquire()`, a watchdog-renewed lease, then `Lease.release()`) and Redisson's \
+            `RPermitExpirableSemaphore` (`trySetPermits(3)`, `acquire(lease)`, `release(id)`: the Redisson semaphore \
+            whose permits come back after a crash; nothing renews them). W7: 8 threads of one client, 50 µs inside; \
+            W8: 8 processes, as W5. Handoff and re-acquire figures follow one holder after another and are not \
+            taken.
             - **W6** holds 10,000 locks taken by one thread with a 3 s lease (an interval is a third: 1 s), samples \
             one interval with `MONITOR`, then counts the renewal commands clients sent and Redis CPU over the watched \
             intervals. "Leases kept" compares the key count after the watch with the count after acquiring: below \

@@ -12,7 +12,8 @@ import java.util.concurrent.locks.Lock;
  * configured alike: the same Redis, the same lease time (the watchdog's lease where the peer has one), and otherwise
  * its defaults. The last three run in the topology phases only ({@link Topology}): dlock with {@code replicaAcks(1)}
  * on both transports (Sentinel), and Redisson's {@code RedissonRedLock} (Redlock); on a topology, "dlock" and
- * "Redisson RLock" connect the way that topology needs.
+ * "Redisson RLock" connect the way that topology needs. The semaphore peers run in W7 only: a permit of a semaphore of
+ * three, as a {@code Lock} ({@link SemaphorePeer}).
  */
 enum Peer {
     DLOCK("dlock", "dlock"),
@@ -24,7 +25,9 @@ enum Peer {
     FLOOR("raw Lettuce floor", "floor"),
     DLOCK_ACKS("dlock, replicaAcks(1)", "dlock acks"),
     DLOCK_LETTUCE_ACKS("dlock on Lettuce, replicaAcks(1)", "dlock/Lettuce acks"),
-    REDISSON_REDLOCK("Redisson RedissonRedLock", "RedissonRedLock");
+    REDISSON_REDLOCK("Redisson RedissonRedLock", "RedissonRedLock"),
+    DLOCK_SEMAPHORE("dlock semaphore(3)", "dlock semaphore"),
+    REDISSON_SEMAPHORE("Redisson RPermitExpirableSemaphore(3)", "Redisson semaphore");
 
     /** The peers of the main suite, on its standalone server. */
     static final List<Peer> STANDALONE =
@@ -58,6 +61,8 @@ enum Peer {
             case SPRING_SPIN -> SpringClient.connect(target.host(), target.port(), lease, false, renewal);
             case NAIVE -> LettuceLockClient.connect(target.host(), target.port(), lease, true);
             case FLOOR -> LettuceLockClient.connect(target.host(), target.port(), lease, false);
+            case DLOCK_SEMAPHORE -> SemaphorePeer.dlock(target, lease);
+            case REDISSON_SEMAPHORE -> SemaphorePeer.redisson(target, lease);
         };
     }
 

@@ -8,9 +8,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.HdrHistogram.Histogram;
 
 /**
- * W5: separate client processes (one client, one thread each) contend for one key. The window is sent to all of them
+ * W5 and W8: separate client processes (one client, one thread each) contend for one key. The window is sent to all of them
  * as monotonic nanos, which the processes of one Linux host share; mutual exclusion is checked in a shared mapped
  * file ({@link SharedSlots}), so the check costs Redis nothing.
  */
@@ -19,15 +20,15 @@ final class ProcessesRun {
 
     private ProcessesRun() {}
 
-    static Measurement run(Peer peer, Deployment deployment, Settings settings, int run) {
-        Measurement m = new Measurement(deployment.target().topology(), Workload.W5, peer);
+    static Measurement run(Workload workload, Peer peer, Deployment deployment, Settings settings, int run) {
+        Measurement m = new Measurement(deployment.target().topology(), workload, peer);
         List<JvmProcess> processes = new ArrayList<>();
         Path dir = null;
         try {
             dir = Files.createTempDirectory("dlock-bench-w5-");
             Path slotsFile = dir.resolve("slots");
             SharedSlots slots = SharedSlots.open(slotsFile);
-            int clients = Workload.W5.threads;
+            int clients = workload.threads;
             for (int i = 1; i <= clients; i++) {
                 processes.add(JvmProcess.builder(ContenderMain.class)
                         .jvmArgs(childJvmArgs(i))
@@ -38,10 +39,11 @@ final class ProcessesRun {
                                 slotsFile.toString(),
                                 Integer.toString(i),
                                 dir.resolve("holds-" + i).toString(),
-                                Long.toString(settings.processWarmupMillis()))
+                                Long.toString(settings.processWarmupMillis()),
+                                Integer.toString(workload.permits()))
                         .start());
             }
-            Window window = go(processes, settings, "bench-W5-" + run);
+            Window window = go(processes, settings, "bench-" + workload.name() + "-" + run);
             // The client processes' CPU and allocation are their own; only the server's figures are read here.
             Observation seen = Observation.watch(deployment, settings, window, peer);
             long violations = 0;
@@ -75,7 +77,13 @@ final class ProcessesRun {
             }
             Holds.Fairness fairness = holds.analyse(window, holds.capacity());
             Results.uncontended(m, acquisitions, window, fairness.waits(), null, seen.redis(), seen.origins());
-            Results.contended(m, fairness, fairness.waits());
+            if (workload.permits() == 1) {
+                Results.contended(m, fairness, fairness.waits());
+            } else { // handoff and fairness follow one holder after another: a lock's, not a semaphore's
+                Histogram waits = fairness.waits();
+                m.put(Metric.LOCK_P99_OVER_MEAN, Latency.micros(waits, 99) / Latency.meanMicros(waits));
+                m.put(Metric.PEAK_HOLDERS, slots.peak());
+            }
             m.put(Metric.STARVED, starved);
             m.put(Metric.WAIT_ACROSS_END, acrossEnd / 1e6);
             m.put(Metric.VIOLATIONS, violations);

@@ -11,14 +11,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Two longs in a memory-mapped file that several processes on one host share: the owner of the contended lock (0 when
- * free) and the hold sequence. Atomic operations on a mapping are atomic across processes, so a second holder inside
+ * Longs in a memory-mapped file that several processes on one host share: the owner of the contended lock (0 when
+ * free), the hold sequence, and for a semaphore (W8) the holders inside and the most inside at once. Atomic operations on a mapping are atomic across processes, so a second holder inside
  * the critical section is seen at once, without any Redis command.
  */
 final class SharedSlots {
     private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
     private static final int OWNER = 0;
     private static final int SEQUENCE = 8;
+    private static final int INSIDE = 16; // W8: holders inside the critical section now
+    private static final int PEAK = 24; // W8: the most that were inside at once
 
     private final MappedByteBuffer buffer;
 
@@ -42,6 +44,24 @@ final class SharedSlots {
 
     void leave(long id) {
         LONGS.compareAndSet(buffer, OWNER, id, 0L);
+    }
+
+    /** Counts a semaphore holder in; false if more than {@code permits} are inside now (an exclusion violation). */
+    boolean enterShared(int permits) {
+        long now = (long) LONGS.getAndAdd(buffer, INSIDE, 1L) + 1;
+        long peak;
+        do {
+            peak = (long) LONGS.getVolatile(buffer, PEAK);
+        } while (now > peak && !LONGS.compareAndSet(buffer, PEAK, peak, now));
+        return now <= permits;
+    }
+
+    void leaveShared() {
+        LONGS.getAndAdd(buffer, INSIDE, -1L);
+    }
+
+    int peak() {
+        return (int) (long) LONGS.getVolatile(buffer, PEAK);
     }
 
     int nextSequence() {

@@ -2,14 +2,16 @@ package dev.dlock.bench;
 
 import java.util.List;
 
-/** The six workloads of the suite and what each reports. */
+/** The eight workloads of the suite and what each reports. */
 enum Workload {
     W1("W1: 1 thread, own key", 1, false, 0, false),
     W2("W2: 16 threads, own keys", 16, false, 0, false),
     W3("W3: 8 threads, one key, one client, 50 µs critical section", 8, true, 50_000, false),
     W4("W4: 64 threads, one key, one client", 64, true, 0, false),
     W5("W5: 8 client processes × 1 thread, one key", 8, true, 0, true),
-    W6("W6: 10,000 leases held by one client, watchdog on", 1, false, 0, false);
+    W6("W6: 10,000 leases held by one client, watchdog on", 1, false, 0, false),
+    W7("W7: 8 threads, one semaphore of 3 permits, one client, 50 µs critical section", 8, true, 50_000, false),
+    W8("W8: 8 client processes × 1 thread, one semaphore of 3 permits", 8, true, 0, true);
 
     final String title;
     final int threads;
@@ -25,11 +27,17 @@ enum Workload {
         this.separateProcesses = separateProcesses;
     }
 
+    /** How many holders the key admits at once: a semaphore's permits in W7, 1 for the locks. */
+    int permits() {
+        return this == W7 || this == W8 ? SemaphorePeer.PERMITS : 1;
+    }
+
     /** The peers measured in this workload: the floor only where it cannot be contended. */
     List<Peer> peers() {
         return switch (this) {
             case W1, W2 -> Peer.STANDALONE;
             case W6 -> List.of(Peer.DLOCK, Peer.REDISSON, Peer.SPRING_PUB_SUB);
+            case W7, W8 -> List.of(Peer.DLOCK_SEMAPHORE, Peer.REDISSON_SEMAPHORE);
             default -> List.of(Peer.DLOCK, Peer.REDISSON, Peer.SPRING_PUB_SUB, Peer.SPRING_SPIN, Peer.NAIVE);
         };
     }
@@ -81,6 +89,34 @@ enum Workload {
                         Metric.REDIS_CPU_PER_ACQ,
                         Metric.STARVED,
                         Metric.WAIT_ACROSS_END,
+                        Metric.VIOLATIONS);
+            case W7 ->
+                List.of(
+                        Metric.PAIRS_PER_SECOND,
+                        Metric.LOCK_P50,
+                        Metric.LOCK_P99,
+                        Metric.LOCK_P999,
+                        Metric.LOCK_P99_OVER_MEAN,
+                        Metric.UNLOCK_P50,
+                        Metric.UNLOCK_P99,
+                        Metric.TOP_LEVEL_PER_ACQ,
+                        Metric.TOTAL_PER_ACQ,
+                        Metric.REDIS_CPU_PER_ACQ,
+                        Metric.PEAK_HOLDERS,
+                        Metric.STARVED,
+                        Metric.VIOLATIONS);
+            case W8 ->
+                List.of(
+                        Metric.PAIRS_PER_SECOND,
+                        Metric.LOCK_P50,
+                        Metric.LOCK_P99,
+                        Metric.LOCK_P999,
+                        Metric.LOCK_P99_OVER_MEAN,
+                        Metric.TOP_LEVEL_PER_ACQ,
+                        Metric.TOTAL_PER_ACQ,
+                        Metric.REDIS_CPU_PER_ACQ,
+                        Metric.PEAK_HOLDERS,
+                        Metric.STARVED,
                         Metric.VIOLATIONS);
             case W6 ->
                 List.of(

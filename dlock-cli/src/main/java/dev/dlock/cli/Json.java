@@ -2,7 +2,9 @@ package dev.dlock.cli;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.dlock.LockAdmin.Holder;
 import dev.dlock.LockAdmin.LockState;
+import dev.dlock.LockAdmin.Waiter;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -17,7 +19,10 @@ final class Json {
 
     private Json() {}
 
-    /** One lock: {@code {"name","held","holder","remainingMillis","fencingToken","waiters"}}. */
+    /**
+     * One lock name: {@code {"name","kind","held","holder","remainingMillis","fencingToken","waiters","capacity",
+     * "holders":[{"owner","weight","fencingToken","remainingMillis"}],"queue":[{"owner","weight"}]}}.
+     */
     static String lock(LockState state) {
         return write(out -> lock(out, state));
     }
@@ -45,6 +50,26 @@ final class Json {
         out.writeNumberField("remainingMillis", state.remaining().toMillis());
         out.writeNumberField("fencingToken", state.fencingToken());
         out.writeNumberField("waiters", state.waiters());
+        out.writeStringField("kind", state.kind());
+        out.writeNumberField("capacity", state.capacity());
+        out.writeArrayFieldStart("holders");
+        for (Holder holder : state.holders()) {
+            out.writeStartObject();
+            out.writeStringField("owner", holder.ownerId());
+            out.writeNumberField("weight", holder.weight());
+            out.writeNumberField("fencingToken", holder.fencingToken());
+            out.writeNumberField("remainingMillis", holder.remaining().toMillis());
+            out.writeEndObject();
+        }
+        out.writeEndArray();
+        out.writeArrayFieldStart("queue");
+        for (Waiter waiter : state.queue()) {
+            out.writeStartObject();
+            out.writeStringField("owner", waiter.ownerId());
+            out.writeNumberField("weight", waiter.weight());
+            out.writeEndObject();
+        }
+        out.writeEndArray();
         out.writeEndObject();
     }
 

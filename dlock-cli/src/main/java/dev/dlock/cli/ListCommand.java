@@ -16,7 +16,7 @@ import picocli.CommandLine.Parameters;
         mixinStandardHelpOptions = true,
         versionProvider = DlockCommand.Version.class,
         description = {
-            "Lists the locks held now whose names match PATTERN (a Redis glob; default *).",
+            "Lists the locks held now whose names match PATTERN (a Redis glob; default *), mutexes and semaphores.",
             "Walks the key space with SCAN (never KEYS); standalone Redis only."
         },
         exitCodeListHeading = "%nExit codes:%n",
@@ -50,15 +50,21 @@ final class ListCommand implements Callable<Integer> {
             out.println("no held locks match '" + pattern + "'");
             return ExitCodes.OK;
         }
-        out.printf("%-30s %-12s %-18s %-8s %s%n", "NAME", "TTL", "FENCING TOKEN", "WAITERS", "HOLDER");
+        out.printf(
+                "%-30s %-10s %-6s %-12s %-18s %-8s %s%n",
+                "NAME", "KIND", "HELD", "TTL", "FENCING TOKEN", "WAITERS", "HOLDER");
         for (LockState lock : locks) {
+            // a shared lock's line shows its latest holder (highest token) and permits in use of the capacity
             out.printf(
-                    "%-30s %-12s %-18d %-8d %s%n",
+                    "%-30s %-10s %-6s %-12s %-18d %-8d %s%s%n",
                     lock.name(),
+                    lock.kind(),
+                    lock.used() + "/" + lock.capacity(),
                     Durations.format(lock.remaining().toMillis()),
                     lock.fencingToken(),
                     lock.waiters(),
-                    lock.holderId().orElse(""));
+                    lock.holderId().orElse(""),
+                    lock.holders().size() > 1 ? " (+" + (lock.holders().size() - 1) + " more)" : "");
         }
         return ExitCodes.OK;
     }

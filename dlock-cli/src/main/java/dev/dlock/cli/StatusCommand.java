@@ -1,6 +1,9 @@
 package dev.dlock.cli;
 
+import dev.dlock.LockAdmin;
+import dev.dlock.LockAdmin.Holder;
 import dev.dlock.LockAdmin.LockState;
+import dev.dlock.LockAdmin.Waiter;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -8,13 +11,17 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code dlock status NAME}: held or free, holder, remaining TTL, fencing token, waiters. */
+/**
+ * {@code dlock status NAME}: held or free, holder, remaining TTL, fencing token, waiters; for a semaphore (any shared
+ * kind) every holder with its permits, and the queue.
+ */
 @Command(
         name = "status",
         mixinStandardHelpOptions = true,
         versionProvider = DlockCommand.Version.class,
         description = {
             "Shows whether the lock NAME is held, by whom, for how long, its fencing token and waiters.",
+            "A semaphore shows each holder with its permits, token and TTL, and its queue in order.",
             "Waiters: acquires queued in Redis for a hand-off (every waiting thread or lease counts)."
         },
         exitCodeListHeading = "%nExit codes:%n",
@@ -35,6 +42,8 @@ final class StatusCommand implements Callable<Integer> {
         PrintStream out = System.out;
         if (json) {
             out.println(Json.lock(state));
+        } else if (!state.kind().equals(LockAdmin.MUTEX)) {
+            printShared(out, state);
         } else if (state.isHeld()) {
             out.println("lock '" + name + "' is held");
             out.println("  holder:        " + state.holderId().orElseThrow());
@@ -47,5 +56,31 @@ final class StatusCommand implements Callable<Integer> {
             out.println("  waiters:            " + state.waiters());
         }
         return state.isHeld() ? ExitCodes.OK : ExitCodes.FREE;
+    }
+
+    /** A shared lock (a semaphore): its holders with their permits, and its queue in order. */
+    private void printShared(PrintStream out, LockState state) {
+        out.println(state.kind() + " '" + name + "' " + (state.isHeld() ? "is held" : "is free") + ": " + state.used()
+                + " of " + state.capacity() + " permits in use");
+        if (state.isHeld()) {
+            out.printf("  %-50s %-8s %-18s %s%n", "HOLDER", "PERMITS", "FENCING TOKEN", "TTL");
+            for (Holder holder : state.holders()) {
+                out.printf(
+                        "  %-50s %-8d %-18d %s%n",
+                        holder.ownerId(),
+                        holder.weight(),
+                        holder.fencingToken(),
+                        Durations.format(holder.remaining().toMillis()));
+            }
+        } else {
+            out.println("  last fencing token: " + (state.fencingToken() == 0 ? "unknown" : state.fencingToken()));
+        }
+        out.println("  waiters: " + state.waiters());
+        for (Waiter waiter : state.queue()) {
+            out.println("    " + waiter.ownerId() + " wants " + waiter.weight());
+        }
+        if (state.queue().size() < state.waiters()) {
+            out.println("    ... (" + (state.waiters() - state.queue().size()) + " more)");
+        }
     }
 }

@@ -33,7 +33,18 @@ final class AdminIT {
         Cli status = Cli.run("status", "--redis", redis.uri(), "free-one", "--json");
         assertThat(status.exitCode()).as(status.toString()).isEqualTo(1);
         Map<String, Object> json = StrictJson.object(status.stdout());
-        assertThat(json).containsOnlyKeys("name", "held", "holder", "remainingMillis", "fencingToken", "waiters");
+        assertThat(json)
+                .containsOnlyKeys(
+                        "name",
+                        "held",
+                        "holder",
+                        "remainingMillis",
+                        "fencingToken",
+                        "waiters",
+                        "kind",
+                        "capacity",
+                        "holders",
+                        "queue");
         assertThat(json)
                 .containsEntry("name", "free-one")
                 .containsEntry("held", false)
@@ -87,7 +98,17 @@ final class AdminIT {
             List<Map<String, Object>> locks = (List<Map<String, Object>>) json.get("locks");
             assertThat(locks).extracting(l -> l.get("name")).containsExactly("app-1", "app-2");
             assertThat(locks.get(0))
-                    .containsOnlyKeys("name", "held", "holder", "remainingMillis", "fencingToken", "waiters")
+                    .containsOnlyKeys(
+                            "name",
+                            "held",
+                            "holder",
+                            "remainingMillis",
+                            "fencingToken",
+                            "waiters",
+                            "kind",
+                            "capacity",
+                            "holders",
+                            "queue")
                     .containsEntry("held", true)
                     .containsEntry("fencingToken", a1.fencingToken());
 
@@ -149,5 +170,60 @@ final class AdminIT {
         Cli release = Cli.run("release", "--redis", redis.uri(), "--force", "nothing-here");
         assertThat(release.exitCode()).isZero();
         assertThat(release.stdout()).contains("was not held; nothing removed");
+    }
+
+    @Test
+    void semaphore_statusListAndReleaseForce_showHoldersWithPermitsAndTheQueue() throws Exception {
+        try (LockClient holder = client();
+                LockClient waiter = client()) {
+            Lease two = holder.semaphore("pool", 3).acquire(2);
+            Lease one = holder.semaphore("pool", 3).acquire();
+            var waiting = waiter.semaphore("pool", 3).acquireAsync(2, Duration.ofSeconds(60));
+            Cli.await("a waiter queued", Duration.ofSeconds(10), () -> redis.sharedQueued("pool") == 1L);
+
+            Cli status = Cli.run("status", "--redis", redis.uri(), "pool", "--json");
+            assertThat(status.exitCode()).as(status.toString()).isZero();
+            Map<String, Object> json = StrictJson.object(status.stdout());
+            assertThat(json)
+                    .containsEntry("kind", "semaphore")
+                    .containsEntry("held", true)
+                    .containsEntry("capacity", 3L)
+                    .containsEntry("fencingToken", one.fencingToken())
+                    .containsEntry("waiters", 1L);
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> holders = (List<Map<String, Object>>) json.get("holders");
+            assertThat(holders).extracting(h -> h.get("weight")).containsExactly(2L, 1L);
+            assertThat(holders)
+                    .extracting(h -> h.get("fencingToken"))
+                    .containsExactly(two.fencingToken(), one.fencingToken());
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> queue = (List<Map<String, Object>>) json.get("queue");
+            assertThat(queue).singleElement().satisfies(w -> assertThat(w).containsEntry("weight", 2L));
+
+            Cli text = Cli.run("status", "--redis", redis.uri(), "pool");
+            assertThat(text.exitCode()).as(text.toString()).isZero();
+            assertThat(text.stdout())
+                    .contains("semaphore 'pool' is held: 3 of 3 permits in use", (String)
+                            holders.get(0).get("owner"))
+                    .contains(
+                            String.valueOf(two.fencingToken()),
+                            "waiters: 1",
+                            (String) queue.get(0).get("owner") + " wants 2");
+
+            Cli list = Cli.run("list", "--redis", redis.uri(), "po*");
+            assertThat(list.stdout()).contains("pool", "semaphore", "3/3", "(+1 more)");
+
+            Cli release = Cli.run("release", "--redis", redis.uri(), "--force", "pool");
+            assertThat(release.exitCode()).as(release.toString()).isZero();
+            assertThat(release.stdout())
+                    .contains(
+                            "removed 2 holder(s) of semaphore 'pool'; granted permits to queued waiters",
+                            "2 permit(s), fencing token " + two.fencingToken(),
+                            "1 permit(s), fencing token " + one.fencingToken());
+            Lease granted = waiting.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(granted.fencingToken()).isGreaterThan(one.fencingToken());
+            Cli.await("the holder to notice the loss", Duration.ofSeconds(30), () -> !two.isValid() && !one.isValid());
+            granted.release();
+        }
     }
 }

@@ -2,7 +2,9 @@ package dev.dlock.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dlock.LockAdmin.Holder;
 import dev.dlock.LockAdmin.LockState;
+import dev.dlock.LockAdmin.Waiter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +17,9 @@ final class JsonTest {
         LockState free = new LockState("a\"b\\c\n", Optional.empty(), Duration.ZERO, 7, 2);
         String json = Json.lock(free);
         assertThat(json)
-                .isEqualTo("{\"name\":\"a\\\"b\\\\c\\n\",\"held\":false,\"holder\":null,\"remainingMillis\":0,"
-                        + "\"fencingToken\":7,\"waiters\":2}");
+                .isEqualTo(
+                        "{\"name\":\"a\\\"b\\\\c\\n\",\"held\":false,\"holder\":null,\"remainingMillis\":0,"
+                                + "\"fencingToken\":7,\"waiters\":2,\"kind\":\"mutex\",\"capacity\":1,\"holders\":[],\"queue\":[]}");
         assertThat(StrictJson.object(json)).containsEntry("name", "a\"b\\c\n");
     }
 
@@ -39,7 +42,43 @@ final class JsonTest {
                         "fencingToken",
                         42L,
                         "waiters",
-                        3L));
+                        3L,
+                        "kind",
+                        "mutex",
+                        "capacity",
+                        1L,
+                        "holders",
+                        List.of(Map.of(
+                                "owner", "id-é:lease-1", "weight", 1L, "fencingToken", 42L, "remainingMillis", 1500L)),
+                        "queue",
+                        List.of()));
+    }
+
+    @Test
+    void lock_ofASemaphore_listsHoldersAndQueueInOrder() {
+        LockState sem = new LockState(
+                "s",
+                "semaphore",
+                Optional.of("b:lease-2"),
+                Duration.ofMillis(900),
+                9,
+                1,
+                3,
+                List.of(
+                        new Holder("a:lease-1", 2, 8, Duration.ofMillis(500)),
+                        new Holder("b:lease-2", 1, 9, Duration.ofMillis(900))),
+                List.of(new Waiter("c:lease-3", 2)));
+        Map<String, Object> json = StrictJson.object(Json.lock(sem));
+        assertThat(json)
+                .containsEntry("kind", "semaphore")
+                .containsEntry("capacity", 3L)
+                .containsEntry("holder", "b:lease-2")
+                .containsEntry("fencingToken", 9L)
+                .containsEntry("queue", List.of(Map.of("owner", "c:lease-3", "weight", 2L)));
+        assertThat(json.get("holders"))
+                .isEqualTo(List.of(
+                        Map.of("owner", "a:lease-1", "weight", 2L, "fencingToken", 8L, "remainingMillis", 500L),
+                        Map.of("owner", "b:lease-2", "weight", 1L, "fencingToken", 9L, "remainingMillis", 900L)));
     }
 
     @Test

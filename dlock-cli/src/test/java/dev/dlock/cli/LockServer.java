@@ -52,6 +52,11 @@ final class LockServer implements BeforeAllCallback, AfterAllCallback, BeforeEac
         return (Long) command("ZCARD", key(name) + ":q");
     }
 
+    /** Acquires queued in Redis for permits of the semaphore (any shared kind). */
+    long sharedQueued(String name) {
+        return (Long) command("ZCARD", key(name) + ":sq");
+    }
+
     /** The last fencing token issued for the lock, or null. */
     String fence(String name) {
         return (String) command("GET", key(name) + ":fence");

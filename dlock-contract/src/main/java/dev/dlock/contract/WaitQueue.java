@@ -20,10 +20,21 @@ final class WaitQueue {
         awaitSize(redis::command, name, clients);
     }
 
+    /** As {@link #awaitSize(ContractRedis, String, long)}, for a shared lock's queue ({@code dlock:{name}:sq}). */
+    static void awaitShared(ContractRedis redis, String name, long waiters) throws InterruptedException {
+        awaitSize(redis::command, name, waiters, ":sq");
+    }
+
     private static void awaitSize(java.util.function.Function<String[], Object> redis, String name, long clients)
             throws InterruptedException {
+        awaitSize(redis, name, clients, ":q");
+    }
+
+    private static void awaitSize(
+            java.util.function.Function<String[], Object> redis, String name, long clients, String suffix)
+            throws InterruptedException {
         long until = System.nanoTime() + Timing.scaled(Duration.ofSeconds(10)).toNanos();
-        while (!Long.valueOf(clients).equals(redis.apply(new String[] {"ZCARD", "dlock:{" + name + "}:q"}))) {
+        while (!Long.valueOf(clients).equals(redis.apply(new String[] {"ZCARD", "dlock:{" + name + "}" + suffix}))) {
             assertThat(System.nanoTime() - until)
                     .as("%d queued for %s in time", clients, name)
                     .isNegative();

@@ -1,9 +1,11 @@
 package dev.dlock.internal;
 
+import dev.dlock.Lease;
 import dev.dlock.LockListener;
 import dev.dlock.LockLostException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.function.Consumer;
 
 /**
@@ -76,5 +78,16 @@ final class Events {
                         e);
             }
         }
+    }
+
+    /** How an acquire ended: its lease, null when the wait ran out, or its failure (a cancellation). */
+    static LockListener.Outcome outcome(Lease lease, Throwable error) {
+        if (error instanceof CancellationException) {
+            return LockListener.Outcome.CANCELLED;
+        }
+        if (error != null) {
+            return LockListener.Outcome.FAILED;
+        }
+        return lease != null ? LockListener.Outcome.ACQUIRED : LockListener.Outcome.BUSY;
     }
 }

@@ -1,7 +1,5 @@
 package dev.dlock.internal;
 
-import dev.dlock.LockListener;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -43,7 +41,7 @@ final class Gates {
         Turn turn = new Turn(owner, leaseMillis, renewed, waitNanos, now);
         if (events.enabled()) {
             turn.whenComplete(
-                    (lease, error) -> events.acquire(keys.name(), outcome(lease, error), ticker.nanos() - now));
+                    (lease, error) -> events.acquire(keys.name(), Events.outcome(lease, error), ticker.nanos() - now));
         }
         while (true) {
             Gate gate = byName.get(keys.name()); // lock-free and allocation-free when the name is in use
@@ -59,16 +57,6 @@ final class Gates {
             }
             byName.remove(keys.name(), gate); // dead: it is leaving the map; the next loop makes a new one
         }
-    }
-
-    private static LockListener.Outcome outcome(RedisLease lease, Throwable error) {
-        if (error instanceof CancellationException) {
-            return LockListener.Outcome.CANCELLED;
-        }
-        if (error != null) {
-            return LockListener.Outcome.FAILED;
-        }
-        return lease != null ? LockListener.Outcome.ACQUIRED : LockListener.Outcome.BUSY;
     }
 
     void remove(String name, Gate gate) {

@@ -38,6 +38,11 @@ final class Leases {
         this.events = events;
     }
 
+    /** The client's listeners, which acquires that make leases report to (RedisSemaphore). */
+    Events events() {
+        return events;
+    }
+
     /** A new hold, valid from the sending of the command that took it ({@code sentAt}). */
     RedisLease open(
             LockKeys keys, String owner, long token, long leaseMillis, boolean renewed, long sentAt, LeaseKind kind) {

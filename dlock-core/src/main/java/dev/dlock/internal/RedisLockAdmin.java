@@ -4,20 +4,24 @@ import dev.dlock.LockAdmin;
 import dev.dlock.spi.Script;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * {@link LockAdmin} on the admin scripts: each call is one script (a page of {@code SCAN} for {@link
- * #list}), run on the client's connection. Waiters are counted from the lock's queue. Thread-safe: it
+ * #list}), run on the client's connection, over every kind of name (a mutex's hash, a shared lock's
+ * record: admin-read.lua). Waiters are counted from the name's queue. Thread-safe: it
  * holds only immutable state and the thread-safe script runner.
  */
 final class RedisLockAdmin implements LockAdmin {
-    private static final Script STATUS = Scripts.loadWithCommon("admin-status", Script.Reply.ARRAY);
-    private static final Script SCAN = Scripts.load("admin-scan", Script.Reply.ARRAY);
-    private static final Script FORCE_RELEASE = Scripts.loadWithCommon("admin-force-release", Script.Reply.ARRAY);
+    private static final Script STATUS = Scripts.loadWith("admin-status", Script.Reply.ARRAY, "common", "admin-read");
+    static final Script SCAN = Scripts.loadWith("admin-scan", Script.Reply.ARRAY, "common", "admin-read");
+    private static final Script FORCE_RELEASE = Scripts.loadShared("admin-force-release", Script.Reply.ARRAY);
     private static final Script PURGE = Scripts.load("admin-purge", Script.Reply.INTEGER);
     private static final String SCAN_COUNT = "200";
+    /** How many queued waiters {@link #status} lists (all are counted). */
+    private static final String QUEUE_SHOWN = "100";
 
     private final ScriptRunner scripts;
     private final String keyPrefix;
@@ -33,10 +37,9 @@ final class RedisLockAdmin implements LockAdmin {
 
     @Override
     public LockState status(String name) {
-        LockKeys keys = keys(name);
-        List<?> reply = (List<?>) run(STATUS, new String[] {keys.lock(), keys.fence(), keys.queue()}, keys.lock());
-        Optional<String> holder = reply.size() > 3 ? Optional.of((String) reply.get(3)) : Optional.empty();
-        return new LockState(name, holder, millis(reply.get(0)), (Long) reply.get(1), (Long) reply.get(2));
+        String[] keys = keys(name);
+        List<?> reply = (List<?>) scripts.await(scripts.eval(STATUS, keys, new String[] {QUEUE_SHOWN}), keys[0]);
+        return state(name, reply, (Long) reply.get(5), queue((List<?>) reply.get(4)));
     }
 
     @Override
@@ -56,16 +59,14 @@ final class RedisLockAdmin implements LockAdmin {
     private void scan(int master, String match, String pattern, List<LockState> held) {
         String cursor = "0";
         do {
-            String[] args = {cursor, match, SCAN_COUNT, LockKeys.QUEUE_SUFFIX};
+            String[] args = {cursor, match, SCAN_COUNT};
             List<?> page = (List<?>) scripts.await(scripts.evalOnMaster(master, SCAN, args), match);
             cursor = (String) page.get(0);
             for (Object entry : page.subList(1, page.size())) {
                 List<?> lock = (List<?>) entry;
                 String name = LockKeys.nameOf(keyPrefix, (String) lock.get(0));
                 if (name != null && Glob.matches(pattern, name)) {
-                    held.add(new LockState(
-                            name, Optional.of((String) lock.get(1)), millis(lock.get(2)), (Long) lock.get(3), (Long)
-                                    lock.get(4)));
+                    held.add(state(name, lock.subList(1, lock.size()), 0, List.of()));
                 }
             }
         } while (!cursor.equals("0"));
@@ -73,38 +74,94 @@ final class RedisLockAdmin implements LockAdmin {
 
     @Override
     public ForcedUnlock forceUnlock(String name) {
-        LockKeys keys = keys(name);
-        List<?> reply = (List<?>) run(FORCE_RELEASE, keys.scriptKeys(), keys.lock());
-        boolean handedOver = (Long) reply.get(3) == 1L;
-        if ((Long) reply.get(0) == 0L) {
+        String[] keys = keys(name);
+        List<?> reply = (List<?>) run(FORCE_RELEASE, keys, keys[0]);
+        boolean handedOver = (Long) reply.get(2) > 0;
+        List<Holder> removed = holders((List<?>) reply.get(3));
+        if (removed.isEmpty()) {
             return new ForcedUnlock(Optional.empty(), handedOver);
         }
-        long queued = 0; // the removed holder's queue is not counted: the hand-off already changed it
-        LockState removed = new LockState(
-                name, Optional.of((String) reply.get(4)), millis(reply.get(1)), (Long) reply.get(2), queued);
-        return new ForcedUnlock(Optional.of(removed), handedOver);
+        // the queue is not read: the hand-off already changed it
+        Holder latest = removed.get(removed.size() - 1);
+        return new ForcedUnlock(
+                Optional.of(new LockState(
+                        name,
+                        (String) reply.get(0),
+                        Optional.of(latest.ownerId()),
+                        latest.remaining(),
+                        latest.fencingToken(),
+                        0,
+                        Math.toIntExact((Long) reply.get(1)),
+                        removed,
+                        List.of())),
+                handedOver);
+    }
+
+    /**
+     * A state from admin_read's reply {kind, capacity, waiters, holders, ...}: the holder with the
+     * highest token stands for the name in the mutex-shaped components.
+     */
+    private static LockState state(String name, List<?> reply, long lastToken, List<Waiter> queue) {
+        List<Holder> holders = holders((List<?>) reply.get(3));
+        Optional<Holder> latest = holders.isEmpty() ? Optional.empty() : Optional.of(holders.get(holders.size() - 1));
+        return new LockState(
+                name,
+                (String) reply.get(0),
+                latest.map(Holder::ownerId),
+                latest.map(Holder::remaining).orElse(Duration.ZERO),
+                latest.map(Holder::fencingToken).orElse(lastToken),
+                (Long) reply.get(2),
+                Math.toIntExact((Long) reply.get(1)),
+                holders,
+                queue);
+    }
+
+    /** Holders {owner, weight, token, remaining ms}, by token. */
+    private static List<Holder> holders(List<?> reply) {
+        List<Holder> holders = new ArrayList<>(reply.size());
+        for (Object entry : reply) {
+            List<?> h = (List<?>) entry;
+            holders.add(
+                    new Holder((String) h.get(0), Math.toIntExact((Long) h.get(1)), (Long) h.get(2), millis(h.get(3))));
+        }
+        holders.sort(Comparator.comparingLong(Holder::fencingToken));
+        return holders;
+    }
+
+    private static List<Waiter> queue(List<?> reply) {
+        List<Waiter> queue = new ArrayList<>(reply.size());
+        for (Object entry : reply) {
+            List<?> w = (List<?>) entry;
+            queue.add(new Waiter((String) w.get(0), Math.toIntExact((Long) w.get(1))));
+        }
+        return queue;
     }
 
     @Override
     public long purge(String name) {
-        LockKeys keys = keys(name);
-        return (Long) run(PURGE, keys.scriptKeys(), keys.lock());
+        String[] keys = keys(name);
+        return (Long) run(PURGE, keys, keys[0]);
     }
 
     @Override
     public String keyBeside(String name, String suffix) {
         Args.notBlank("suffix", suffix);
-        return keys(name).lock() + ":" + suffix;
+        return keys(name)[0] + ":" + suffix;
     }
 
     private Object run(Script script, String[] keys, String key) {
         return scripts.await(scripts.eval(script, keys, new String[0]), key);
     }
 
-    private LockKeys keys(String name) {
+    /** The seven keys of a name of any kind, in admin-read.lua's order. */
+    private String[] keys(String name) {
         Args.name(name, maxNameLength);
         lifecycle.checkOpen();
-        return LockKeys.of(keyPrefix, name);
+        LockKeys mutex = LockKeys.of(keyPrefix, name);
+        String[] shared = SemaphoreKeys.of(keyPrefix, name).scriptKeys();
+        return new String[] {
+            mutex.lock(), mutex.fence(), mutex.queue(), mutex.entries(), shared[2], shared[3], shared[4]
+        };
     }
 
     /** A PTTL as a duration: zero when the key has none or is gone. */

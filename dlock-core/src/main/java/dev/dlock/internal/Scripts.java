@@ -85,6 +85,15 @@ final class Scripts {
         return Script.of(name, source("common") + "\n" + source("shared") + "\n" + source(name), reply);
     }
 
+    /** Loads {@code name.lua} after the named scripts, in their order (functions they define). */
+    static Script loadWith(String name, Script.Reply reply, String... before) {
+        StringBuilder text = new StringBuilder();
+        for (String b : before) {
+            text.append(source(b)).append('\n');
+        }
+        return Script.of(name, text.append(source(name)).toString(), reply);
+    }
+
     private static String source(String name) {
         try (InputStream in = Scripts.class.getResourceAsStream(name + ".lua")) {
             if (in == null) {

@@ -28,6 +28,14 @@ final class SharedAcquires {
             long waitNanos) {
         PermitAcquisition acquisition =
                 new PermitAcquisition(acquirer, kind, owner, weight, kindArg, leaseMillis, renewed, waitNanos);
+        Events events = acquirer.leases.events();
+        if (events.enabled()) { // as Gates reports the mutex's: the outcome as the caller sees it, and the wait
+            long begun = acquirer.ticker.nanos();
+            acquisition
+                    .result()
+                    .whenComplete((lease, error) -> events.acquire(
+                            kind.keys().name(), Events.outcome(lease, error), acquirer.ticker.nanos() - begun));
+        }
         acquisition.start();
         return acquisition;
     }

@@ -1,14 +1,7 @@
--- Reads a lock's state for operators (dlock status).
--- KEYS[1] lock hash   KEYS[2] fencing counter   KEYS[3] waiters' queue
--- Returns {pttl ms (-2 when free), token of holder or last issued (0 if unknown),
---          acquires queued for a hand-off, holder id (absent when free)}.
-local wrong = wrong_lock_type(KEYS[1])
-if wrong then return wrong end
-local waiters = redis.call('ZCARD', KEYS[3])
-local holder = redis.call('HGET', KEYS[1], 'owner')
-if holder then
-  return {redis.call('PTTL', KEYS[1]), tonumber(redis.call('HGET', KEYS[1], 'token') or '0'), waiters, holder}
-end
-local last = redis.pcall('GET', KEYS[2])
-if type(last) ~= 'string' then last = '0' end
-return {-2, tonumber(last) or 0, waiters}
+-- Reads a lock of any kind for operators (dlock status); admin-read.lua does the reading.
+-- KEYS: the seven keys of a name (admin-read.lua)   ARGV[1] how many queued waiters to list
+-- Returns {kind, capacity, waiters, holders, queue, last token} (admin_read). Error: the key holds
+-- something that is not dlock's.
+local state, err = admin_read(KEYS, millis(redis.call('TIME')), tonumber(ARGV[1]))
+if not state then return err end
+return state

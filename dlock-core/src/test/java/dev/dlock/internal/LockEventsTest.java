@@ -105,6 +105,39 @@ final class LockEventsTest {
     }
 
     @Test
+    void semaphoreAcquires_reportOutcomeAndWait_asTheMutexDoes() throws Exception {
+        CompletableFuture<Lease> acquire = client.semaphore("s", 2).acquireAsync(2, Duration.ofSeconds(5));
+        FakeTransport.Call call = redis.next();
+        assertThat(call.script().name()).startsWith("semaphore-acquire");
+        time.advance(40);
+        call.reply().complete(7L);
+        Lease lease = acquire.get(5, TimeUnit.SECONDS);
+        awaitHeard("acquire s ACQUIRED 40");
+        assertThat(heard).containsExactly("started s", "acquire s ACQUIRED 40");
+        CompletableFuture<Void> released = CompletableFuture.runAsync(lease::release);
+        redis.next().reply().complete(1L);
+        released.get(5, TimeUnit.SECONDS);
+        heard.clear();
+
+        CompletableFuture<Lease> busy = client.semaphore("sb", 2).acquireAsync(1, Duration.ZERO);
+        redis.next().reply().complete(-2L - 1000);
+        assertThat(busy.get(5, TimeUnit.SECONDS)).isNull();
+        awaitHeard("acquire sb BUSY 0");
+
+        CompletableFuture<Lease> failed = client.semaphore("sf", 2).acquireAsync(1, Duration.ZERO);
+        redis.next().reply().completeExceptionally(new RedisReplyException("ERR refused", null));
+        assertThat(failed).failsWithin(Duration.ofSeconds(5));
+        awaitHeard("acquire sf FAILED 0");
+
+        CompletableFuture<Lease> cancelled = client.semaphore("sc", 2).acquireAsync(1, Duration.ofSeconds(30));
+        FakeTransport.Call first = redis.next();
+        cancelled.cancel(false);
+        first.reply().complete(-2L - 1000);
+        awaitHeard("acquire sc CANCELLED 0");
+        assertThat(heard).containsExactly("acquire sb BUSY 0", "acquire sf FAILED 0", "acquire sc CANCELLED 0");
+    }
+
+    @Test
     void watchdogRounds_reportRenewals_andAHoldTheRenewalFindsGoneIsLost() throws Exception {
         CompletableFuture<Lease> acquire = client.lock("w").acquireAsync(Duration.ZERO);
         redis.next().reply().complete(3L);

@@ -135,14 +135,7 @@ final class ScriptFormatsIT {
             eval(server, Scripts.ACQUIRE, keys, UUID.randomUUID() + ":thread-1", "30000", "0", "5000");
             RedisLockAdmin admin = new RedisLockAdmin(null, "fmt", 512, new Lifecycle("redis://test"));
             assertThat(admin.keyBeside(name, "x")).isEqualTo(keys.lock() + ":x");
-            Object page = server.command(
-                    "EVAL",
-                    Scripts.load("admin-scan", Script.Reply.ARRAY).source(),
-                    "0",
-                    "0",
-                    "fmt:[{^]*}",
-                    "1000",
-                    LockKeys.QUEUE_SUFFIX);
+            Object page = server.command("EVAL", RedisLockAdmin.SCAN.source(), "0", "0", "fmt:[{^]*}", "1000");
             List<String> found = new ArrayList<>();
             for (Object entry : ((List<?>) page).subList(1, ((List<?>) page).size())) {
                 found.add(LockKeys.nameOf("fmt", (String) ((List<?>) entry).get(0)));

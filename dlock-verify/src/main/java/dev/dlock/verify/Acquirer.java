@@ -38,7 +38,11 @@ final class Acquirer {
         /** {@code tryAcquire(wait, leaseTime)} with a short fixed lease of 100 ms to 100 ms + 0.3 TTL. */
         SHORT_FIXED,
         /** {@code tryAcquire(wait, ttl)}: fixed leases of one TTL (the deadline-ignoring controls). */
-        FIXED_TTL
+        FIXED_TTL,
+        /** A semaphore's {@code tryAcquire(1, wait)}: a watchdog-renewed permit; one try in six is interrupted. */
+        PERMIT,
+        /** A semaphore's {@code acquireAsync(1, wait)} with slow stages; one try in six is cancelled while it waits. */
+        PERMIT_ASYNC
     }
 
     /** One hold: a lease, or the calling thread's hold through the {@code Lock} interface. */
@@ -91,9 +95,11 @@ final class Acquirer {
     private final Duration holdMax;
     private final Random random;
     private final long clientLease;
+    private final int permits;
 
     /**
      * @param clientLease the lease time the client was built with (its watchdog-renewed leases and thread holds)
+     * @param permits the permits of the semaphore the permit styles take from (0 for the others)
      */
     Acquirer(
             Style style,
@@ -102,7 +108,8 @@ final class Acquirer {
             Duration clientLease,
             Duration commandTimeout,
             Duration holdMax,
-            Random random) {
+            Random random,
+            int permits) {
         this.style = style;
         this.client = client;
         this.ttl = ttl;
@@ -110,6 +117,7 @@ final class Acquirer {
         this.commandTimeout = commandTimeout;
         this.holdMax = holdMax;
         this.random = random;
+        this.permits = permits;
     }
 
     Plan plan() {
@@ -117,11 +125,11 @@ final class Acquirer {
         Duration soon = Duration.ofMillis(5 + random.nextInt((int) Math.max(1, holdMax.toMillis())));
         double roll = random.nextDouble();
         return switch (style) {
-            case LEASE ->
+            case LEASE, PERMIT ->
                 roll < 1 / 6.0
                         ? new Plan(wait, clientLease, soon, "tryAcquire(wait), interrupted")
                         : new Plan(wait, clientLease, null, "tryAcquire(wait)");
-            case ASYNC ->
+            case ASYNC, PERMIT_ASYNC ->
                 roll < 1 / 6.0
                         ? new Plan(wait, clientLease, soon, "acquireAsync(wait), cancelled")
                         : new Plan(wait, clientLease, null, "acquireAsync(wait)");
@@ -156,8 +164,10 @@ final class Acquirer {
      * @throws RuntimeException when the client reports an error (the outcome is then unknown)
      */
     Attempt run(String name, Plan plan) {
-        DistributedLock lock = client.lock(name);
-        ScheduledFuture<?> interrupt = style != Style.ASYNC && plan.interruptAfter() != null
+        DistributedLock lock = client.lock(name); // no I/O: a handle, also for a name the permit styles take
+        ScheduledFuture<?> interrupt = style != Style.ASYNC
+                        && style != Style.PERMIT_ASYNC
+                        && plan.interruptAfter() != null
                 ? INTERRUPTER.schedule(
                         Thread.currentThread()::interrupt, plan.interruptAfter().toNanos(), TimeUnit.NANOSECONDS)
                 : null;
@@ -166,8 +176,10 @@ final class Acquirer {
                 case LEASE -> lease(lock.tryAcquire(plan.waitTime()), plan);
                 case SHORT_FIXED, FIXED_TTL ->
                     lease(lock.tryAcquire(plan.waitTime(), Duration.ofNanos(plan.leaseNanos())), plan);
-                case ASYNC -> async(lock, plan);
+                case ASYNC -> async(lock.acquireAsync(plan.waitTime()), plan);
                 case THREAD -> thread(lock, plan);
+                case PERMIT -> lease(client.semaphore(name, permits).tryAcquire(1, plan.waitTime()), plan);
+                case PERMIT_ASYNC -> async(client.semaphore(name, permits).acquireAsync(1, plan.waitTime()), plan);
             };
         } catch (LockException e) {
             if (interrupt != null && settle(interrupt)) {
@@ -203,8 +215,7 @@ final class Acquirer {
                 new LeaseHeld(lease), returned, returned + lease.remaining().toNanos(), "");
     }
 
-    private Attempt async(DistributedLock lock, Plan plan) {
-        CompletableFuture<Lease> source = lock.acquireAsync(plan.waitTime());
+    private Attempt async(CompletableFuture<Lease> source, Plan plan) {
         long[] seen = new long[2];
         long firstStage = (long) (random.nextDouble() * holdMax.toNanos() / 2);
         long secondStage = (long) (random.nextDouble() * holdMax.toNanos() / 4);

@@ -13,7 +13,12 @@ final class Checks {
 
     private Checks() {}
 
-    static List<Violation> run(List<Op> ops, Map<String, FencedResource.Snapshot> snapshots, long ttlNanos) {
+    /**
+     * @param capacity how many holds of one name may overlap: 1 for a mutex (checker 1 judges overlaps), a semaphore's
+     *     permits (checker 7 does, checker 1 only the uses)
+     */
+    static List<Violation> run(
+            List<Op> ops, Map<String, FencedResource.Snapshot> snapshots, long ttlNanos, int capacity) {
         List<Violation> violations = new ArrayList<>();
         for (Map.Entry<String, FencedResource.Snapshot> e : snapshots.entrySet()) {
             String name = e.getKey();
@@ -21,7 +26,10 @@ final class Checks {
                     .filter(op -> op.is(Op.FAULT) || op.lock().equals(name))
                     .toList();
             List<Violation> found = new ArrayList<>();
-            found.addAll(MutualExclusionChecker.check(mine));
+            found.addAll(MutualExclusionChecker.check(mine, capacity == 1));
+            if (capacity > 1) {
+                found.addAll(PermitChecker.check(mine, capacity));
+            }
             found.addAll(FenceChecker.check(mine, e.getValue()));
             found.addAll(LostUpdateChecker.check(mine, e.getValue().elements()));
             found.addAll(TokenOrderChecker.check(mine));

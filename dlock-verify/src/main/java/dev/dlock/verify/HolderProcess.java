@@ -46,7 +46,8 @@ final class HolderProcess {
                 Duration.ofMillis(Long.parseLong(args[10])),
                 Long.parseLong(args[11]),
                 Acquirer.Style.LEASE,
-                Duration.ZERO);
+                Duration.ZERO,
+                0);
         AtomicBoolean stop = new AtomicBoolean();
         RedisURI uri = RedisURI.create(resourceUri);
         uri.setTimeout(commandTimeout);

@@ -16,6 +16,14 @@ final class MutualExclusionChecker {
     private MutualExclusionChecker() {}
 
     static List<Violation> check(List<Op> history) {
+        return check(history, true);
+    }
+
+    /**
+     * As {@link #check(List)}; {@code overlaps} false judges the uses alone, for a semaphore, whose holds may overlap
+     * up to its capacity ({@link PermitChecker}).
+     */
+    static List<Violation> check(List<Op> history, boolean overlaps) {
         List<Hold> holds = Holds.of(history);
         List<Violation> violations = new ArrayList<>();
         Hold latest = null; // the hold whose interval reaches furthest so far
@@ -23,7 +31,7 @@ final class MutualExclusionChecker {
             if (hold.end() <= hold.start()) {
                 continue; // already invalid when the reply arrived: never a holder
             }
-            if (latest != null && hold.start() < latest.end()) {
+            if (overlaps && latest != null && hold.start() < latest.end()) {
                 violations.add(new Violation(
                         Checker.MUTUAL_EXCLUSION,
                         String.format(

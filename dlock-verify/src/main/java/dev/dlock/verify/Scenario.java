@@ -23,6 +23,7 @@ import java.util.Set;
  * @param caughtText for a control: text the catching violation's message must contain, or empty
  * @param documentedOnly checkers whose violations are reported as the documented outcome and not counted
  * @param failover for a failover scenario, its Sentinel deployment's client setting; {@code null} for the run's server
+ * @param semaphore for a semaphore scenario, the permits it is made with and judged by; {@code null} for a mutex
  */
 record Scenario(
         String name,
@@ -37,7 +38,27 @@ record Scenario(
         Checker caughtBy,
         String caughtText,
         List<Checker> documentedOnly,
-        Failover failover) {
+        Failover failover,
+        Semaphore semaphore) {
+
+    /**
+     * The semaphore of a scenario whose workers take permits ({@link Style#PERMIT}, {@link Style#PERMIT_ASYNC}).
+     *
+     * @param judged the permits the checkers hold the history to: no more than this many holds overlap
+     * @param created the permits the workers' semaphore is made with: {@code judged}, or more for the control whose
+     *     semaphore lets more in than the checker allows
+     */
+    record Semaphore(int judged, int created) {}
+
+    /** The capacity the checkers judge each name by: 1 for a mutex. */
+    int capacity() {
+        return semaphore == null ? 1 : semaphore.judged();
+    }
+
+    /** The permits the workers' semaphore is made with; 0 for a mutex. */
+    int permits() {
+        return semaphore == null ? 0 : semaphore.created();
+    }
 
     /**
      * A scenario whose lock clients use a Sentinel deployment of its own ({@link FailoverFaults}); no holder JVMs, no
@@ -148,6 +169,7 @@ record Scenario(
                 null,
                 "",
                 List.of(),
+                null,
                 null);
     }
 
@@ -165,6 +187,7 @@ record Scenario(
                 null,
                 "",
                 List.of(),
+                null,
                 null);
     }
 
@@ -188,6 +211,7 @@ record Scenario(
                 caughtBy,
                 text,
                 List.of(),
+                null,
                 null);
     }
 
@@ -219,6 +243,7 @@ record Scenario(
                 caughtBy,
                 text,
                 List.of(),
+                null,
                 null);
     }
 
@@ -258,7 +283,8 @@ record Scenario(
                 control ? Checker.MUTUAL_EXCLUSION : null,
                 control ? "overlap" : "",
                 documented,
-                new Failover(replicaAcks, partition));
+                new Failover(replicaAcks, partition),
+                null);
     }
 
     /**
@@ -304,6 +330,7 @@ record Scenario(
                         null,
                         "",
                         List.of(Checker.MUTUAL_EXCLUSION),
+                        null,
                         null),
                 control(
                         "control-release-without-owner-check",
@@ -346,6 +373,17 @@ record Scenario(
                         300,
                         Checker.FRESH_HOLD,
                         ""),
+                SemaphoreScenario.of(
+                        "semaphore",
+                        SemaphoreScenario.PERMITS,
+                        SemaphoreScenario.PERMITS,
+                        null,
+                        "",
+                        Fault.PROXY_FREEZE,
+                        Fault.CLIENT_KILL,
+                        Fault.SERVER_PAUSE_SHORT,
+                        Fault.PUBSUB_KILL),
+                SemaphoreScenario.of("control-semaphore-over-capacity", 2, 4, Checker.PERMITS, "more than 2 holders"),
                 failover("failover-kill", 0, Fault.FAILOVER_KILL),
                 failover("failover-pause", 0, Fault.FAILOVER_PAUSE),
                 failover("failover-partition", 0, Fault.FAILOVER_PARTITION),

@@ -237,7 +237,7 @@ final class ScenarioRunner {
             }
             List<Op> ops = History.read(files.stream().filter(Files::exists).toList());
             List<Violation> violations = new ArrayList<>(stalls);
-            violations.addAll(Checks.run(ops, snapshots, run.ttl().toNanos()));
+            violations.addAll(Checks.run(ops, snapshots, run.ttl().toNanos(), scenario.capacity()));
             writeViolations(dir, violations);
             cleanUp(direct, resourceAdmin, resources, scenario);
             int operations = (int) ops.stream().filter(op -> !op.is(Op.FAULT)).count();
@@ -334,7 +334,8 @@ final class ScenarioRunner {
                 worker.style(),
                 scenario.failover() != null && scenario.failover().replicaAcks() > 0
                         ? connections.replicaAckTimeout()
-                        : Duration.ZERO);
+                        : Duration.ZERO,
+                scenario.permits());
     }
 
     private JvmProcess startHolder(

@@ -15,7 +15,8 @@ record Violation(Checker checker, String message) {
         LOST_UPDATE("3 no lost update"),
         TOKEN_ORDER("4 token order"),
         LIVENESS("5 liveness"),
-        FRESH_HOLD("6 fresh hold");
+        FRESH_HOLD("6 fresh hold"),
+        PERMITS("7 permit count");
 
         final String label;
 

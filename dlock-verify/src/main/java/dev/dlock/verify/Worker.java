@@ -54,6 +54,7 @@ final class Worker implements Runnable {
      * @param ackTimeout how long a granting write may wait for replicas ({@code replicaAckTimeout}), or zero: an
      *     acquire's own bound is its wait, the command timeout and this (the WAIT runs after the script, on its own
      *     clock)
+     * @param permits the permits of the semaphore a {@link Acquirer.Style#PERMIT} worker takes one of; 0 otherwise
      */
     record Spec(
             String scenario,
@@ -67,7 +68,8 @@ final class Worker implements Runnable {
             Duration holdMax,
             long seed,
             Acquirer.Style style,
-            Duration ackTimeout) {}
+            Duration ackTimeout,
+            int permits) {}
 
     private final Spec spec;
     private final RedisCommands<String, String> redis;
@@ -114,7 +116,8 @@ final class Worker implements Runnable {
                 spec.clientLease(),
                 spec.commandTimeout().plus(spec.ackTimeout()),
                 spec.holdMax(),
-                random);
+                random,
+                spec.permits());
     }
 
     /**

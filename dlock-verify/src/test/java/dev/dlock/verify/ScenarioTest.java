@@ -65,4 +65,26 @@ final class ScenarioTest {
         assertThat(kill.workers()).noneMatch(c -> c.via() == Scenario.Via.MINORITY);
         assertThat(Scenario.LONG_TIER_ONLY).contains("failover-partition", "failover-partition-acked");
     }
+
+    @Test
+    void semaphore_isJudgedByItsPermits_andItsControlLetsMoreInThanTheCheckerAllows() {
+        Scenario semaphore = Scenario.all().stream()
+                .filter(s -> s.name().equals("semaphore"))
+                .findFirst()
+                .orElseThrow();
+        Scenario control = Scenario.all().stream()
+                .filter(s -> s.name().equals("control-semaphore-over-capacity"))
+                .findFirst()
+                .orElseThrow();
+
+        assertThat(semaphore.capacity()).isEqualTo(SemaphoreScenario.PERMITS).isEqualTo(semaphore.permits());
+        assertThat(semaphore.isControl()).isFalse();
+        assertThat(semaphore.faults()).isNotEmpty();
+        assertThat(semaphore.workers()).hasSizeGreaterThan(SemaphoreScenario.PERMITS);
+        assertThat(control.isControl()).isTrue();
+        assertThat(control.caughtBy()).isEqualTo(Checker.PERMITS);
+        assertThat(control.permits()).isGreaterThan(control.capacity());
+        assertThat(Scenario.of(false)).contains(semaphore, control);
+        assertThat(Scenario.faults("m", 1).capacity()).isEqualTo(1);
+    }
 }
