@@ -101,6 +101,7 @@ public abstract class MultiLockContract extends TransportContract {
                 LockClient b = connect(redis.uri())) {
             Map<String, AtomicInteger> inside = Map.of("p", new AtomicInteger(), "q", new AtomicInteger());
             AtomicInteger overlaps = new AtomicInteger();
+            redis.commandOnMasters("CONFIG", "RESETSTAT");
             Workers.run("opposite", 4, Duration.ofSeconds(60), worker -> {
                 String[] order = worker % 2 == 0 ? new String[] {"p", "q"} : new String[] {"q", "p"};
                 DistributedLock multi = (worker < 2 ? a : b).multiLock(order);
@@ -119,6 +120,11 @@ public abstract class MultiLockContract extends TransportContract {
                     }
                 }
             });
+            long calls = ScriptCalls.of(redis);
+            System.out.printf(
+                    "multi-lock over 2 names, opposite orders, 4 threads of 2 clients: %d script calls for 160"
+                            + " holds, %.2f each incl. release%n",
+                    calls, calls / 160.0);
             assertThat(overlaps.get()).as("overlaps").isZero();
             assertThat(held("p") || held("q")).isFalse();
         }
@@ -274,6 +280,47 @@ public abstract class MultiLockContract extends TransportContract {
             blocker.release();
             Lease all = multi.tryAcquire(Duration.ZERO).orElseThrow();
             all.release();
+        }
+    }
+
+    @Test
+    void uncontended_costsOneScriptCallPerNameToAcquire_andOnePerNameToRelease() {
+        try (LockClient client = connect(redis.uri())) {
+            DistributedLock multi = client.multiLock("c3", "c1", "c2");
+            multi.acquire().release(); // scripts loaded
+            redis.commandOnMasters("CONFIG", "RESETSTAT");
+            for (int i = 0; i < 10; i++) {
+                multi.acquire().release();
+            }
+            long calls = ScriptCalls.of(redis);
+            System.out.printf(
+                    "multi-lock over 3 names, uncontended: %.1f script calls per acquire + release%n", calls / 10.0);
+            assertThat(calls).isEqualTo(10 * 2 * 3);
+        }
+    }
+
+    @Test
+    void aFixedLeaseMultiAcquire_returnsEveryNameValidForAtLeastHalfItsLease() throws Exception {
+        try (LockClient a = connect(redis.uri());
+                LockClient b = connect(redis.uri())) {
+            // f2 is free only when b's fixed lease runs out, after f1's lease has less than half left
+            b.lock("f2").tryAcquire(Duration.ZERO, Duration.ofMillis(1000)).orElseThrow();
+            Lease extended = a.multiLock("f1", "f2")
+                    .tryAcquire(scaled(5000), Duration.ofMillis(1500))
+                    .orElseThrow();
+            assertThat(extended.remaining()).as("f1 extended").isGreaterThanOrEqualTo(Duration.ofMillis(700));
+            Thread.sleep(500);
+            assertThat(held("f1") && held("f2")).isTrue();
+            extended.release();
+
+            // f1's lease runs out entirely while f2 is waited for: both are taken again
+            b.lock("f2").tryAcquire(Duration.ZERO, Duration.ofMillis(1000)).orElseThrow();
+            Lease retaken = a.multiLock("f1", "f2")
+                    .tryAcquire(scaled(5000), Duration.ofMillis(400))
+                    .orElseThrow();
+            assertThat(retaken.remaining()).isGreaterThanOrEqualTo(Duration.ofMillis(190));
+            assertThat(held("f1") && held("f2")).isTrue();
+            retaken.release();
         }
     }
 

@@ -209,13 +209,44 @@ final class MultiLock extends ThreadLocking {
         long deadline = waitNanos == FOREVER ? 0 : System.nanoTime() + waitNanos;
         List<Lease> taken = new ArrayList<>(locks.size());
         boolean done = false;
+        try {
+            while (true) {
+                if (!takeInOrder(taken, waitNanos == FOREVER, deadline, leaseTime, interruptible)) {
+                    return null;
+                }
+                if (leaseTime == null || halfValid(taken, leaseTime)) {
+                    break;
+                }
+                // an early name's fixed lease ran out while a later name was waited for: take them all again
+                MultiLease.releaseQuietly(taken);
+                taken.clear();
+            }
+            MultiLease multi = new MultiLease(label, taken, callbacks);
+            done = true;
+            return multi;
+        } finally {
+            if (!done) {
+                MultiLease.releaseQuietly(taken);
+            }
+        }
+    }
+
+    /**
+     * Takes each name in order into {@code taken}.
+     *
+     * @return false when a name stayed busy until the deadline
+     * @throws InterruptedException if interruptible and interrupted
+     */
+    private boolean takeInOrder(
+            List<Lease> taken, boolean forever, long deadline, Duration leaseTime, boolean interruptible)
+            throws InterruptedException {
         boolean interrupted = false;
         try {
             for (DistributedLock lock : locks) {
                 Lease lease;
                 while (true) {
                     try {
-                        lease = acquireOne(lock, waitNanos == FOREVER, deadline, leaseTime);
+                        lease = acquireOne(lock, forever, deadline, leaseTime);
                         break;
                     } catch (LockException e) {
                         // Each name's own acquire leaves nothing behind when interrupted, and keeps the flag.
@@ -230,21 +261,30 @@ final class MultiLock extends ThreadLocking {
                     }
                 }
                 if (lease == null) {
-                    return null;
+                    return false;
                 }
                 taken.add(lease);
             }
-            MultiLease multi = new MultiLease(label, taken, callbacks);
-            done = true;
-            return multi;
+            return true;
         } finally {
-            if (!done) {
-                MultiLease.releaseQuietly(taken);
-            }
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * Whether every fixed lease has at least half its lease time left, as every acquire promises;
+     * an early name's lease that has less is extended to the full lease time (one round trip).
+     */
+    private static boolean halfValid(List<Lease> taken, Duration leaseTime) {
+        Duration half = leaseTime.dividedBy(2);
+        for (Lease lease : taken) {
+            if (lease.remaining().compareTo(half) < 0 && !lease.expireIn(leaseTime)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Lease acquireOne(DistributedLock lock, boolean forever, long deadline, Duration leaseTime) {
