@@ -1,6 +1,7 @@
 package dev.dlock;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -220,6 +221,18 @@ public interface DistributedLock extends Lock {
      * @throws IllegalMonitorStateException if the calling thread does not hold the lock
      */
     long fencingToken();
+
+    /**
+     * Returns the fencing token of each name the calling thread's hold covers, in acquisition order (as
+     * {@link Lease#fencingTokens()} does for a lease): one entry for a single lock, one per name for a
+     * {@link LockClient#multiLock multi-lock}; no I/O.
+     *
+     * @return an unmodifiable map of lock name to fencing token, iterated in acquisition order
+     * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+     */
+    default Map<String, Long> fencingTokens() {
+        return Map.of(name(), fencingToken());
+    }
 
     /**
      * Returns how long the calling thread's hold is still valid by this JVM's clock (as {@link

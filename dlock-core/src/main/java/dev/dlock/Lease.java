@@ -1,6 +1,7 @@
 package dev.dlock;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -45,6 +46,18 @@ public interface Lease extends AutoCloseable {
      * @return the fencing token
      */
     long fencingToken();
+
+    /**
+     * Returns the fencing token of each lock name this lease holds, in the order the names were
+     * acquired: one entry ({@link #lockName()} → {@link #fencingToken()}) for a single lock, and one
+     * per name for a {@link LockClient#multiLock multi-lock}, whose tokens come from each name's own
+     * counter. Guard each resource with its own name's token.
+     *
+     * @return an unmodifiable map of lock name to fencing token, iterated in acquisition order
+     */
+    default Map<String, Long> fencingTokens() {
+        return Map.of(lockName(), fencingToken());
+    }
 
     /**
      * Returns how long this lease stays valid if it is not renewed, or {@link Duration#ZERO} once it

@@ -101,6 +101,45 @@ public interface LockClient extends AutoCloseable {
     }
 
     /**
+     * Returns a lock that holds all of the given names or none of them (a multi-lock). Cheap: no I/O.
+     *
+     * <p>Each name is the same lock as {@link #lock(String) lock(name)}: a multi-lock excludes a plain
+     * lock on any of its names and the reverse. The names are sorted and duplicates dropped, and every
+     * acquire takes them one by one in that order, each through the name's own FIFO queue and
+     * hand-off, within one wait for the whole acquire; so two multi-locks over overlapping names never
+     * deadlock, whatever order their names were given in. An acquire that times out, is interrupted,
+     * cancelled or fails releases the names it took before it returns. The hold is one {@link Lease}:
+     * {@link Lease#fencingTokens()} gives each name's token ({@link Lease#fencingToken()} is the first
+     * name's), each name's hold is renewed by the watchdog, the loss of any name's hold is the loss of
+     * the whole lease (its listeners run once; the other names are released at once), and a release
+     * releases every name, reporting a loss after releasing the others. Thread-owned holds are
+     * reentrant per thread and per set of names. {@link DistributedLock#name()} is the sorted names as
+     * {@code [a, b]}; {@link DistributedLock#isLocked()} tells whether any of them is held; {@link
+     * DistributedLock#info()} is not supported (ask each name). The names may live on different cluster
+     * slots or Redlock quorums: all-or-none holds for the lease the application sees, not as one
+     * atomic Redis write (docs/lock-family.md).
+     *
+     * <pre>{@code
+     * try (Lease lease = client.multiLock("account-7", "account-3").acquire()) {
+     *     transfer(lease.fencingTokens());
+     * }
+     * }</pre>
+     *
+     * @param names the lock names, each not blank and at most {@value Builder#MAX_NAME_LENGTH}
+     *     characters; at least one, duplicates allowed and dropped
+     * @return the multi-lock
+     * @throws NullPointerException if {@code names} or one of them is null (naming {@code names[i]})
+     * @throws IllegalArgumentException if there is no name, or one is blank or too long (naming {@code
+     *     names[i]})
+     * @throws IllegalStateException if the client is closed
+     * @throws UnsupportedOperationException if this client cannot hold multi-locks (an implementation
+     *     that does not override this method)
+     */
+    default DistributedLock multiLock(String... names) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not support multi-locks");
+    }
+
+    /**
      * Returns the operator view of this client's locks: status, list, force unlock ({@link
      * LockAdmin}). Cheap: no I/O; it shares this client's connection.
      *

@@ -44,6 +44,7 @@ final class RedisLockClient implements LockClient {
     private final Acquirer acquirer;
     private final Gates gates;
     private final ThreadHolds holds = new ThreadHolds();
+    private final MultiHolds multiHolds = new MultiHolds();
     private final LockAdmin admin;
 
     private RedisLockClient(
@@ -180,6 +181,13 @@ final class RedisLockClient implements LockClient {
     }
 
     @Override
+    public DistributedLock multiLock(String... names) {
+        MultiLock multi = MultiLock.of(names, maxNameLength, this::lock, multiHolds, callbacks);
+        lifecycle.checkOpen();
+        return multi;
+    }
+
+    @Override
     public LockAdmin admin() {
         lifecycle.checkOpen();
         return admin;
@@ -210,6 +218,7 @@ final class RedisLockClient implements LockClient {
             releases.add(lease.kind().releaseInRedis(lease));
         }
         holds.clear();
+        multiHolds.clear();
         try {
             CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0]))
                     .get(commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS);

@@ -27,6 +27,7 @@ final class RedlockClient implements LockClient {
     private final String keyPrefix;
     private final int maxNameLength;
     private final ConcurrentHashMap<RedlockLock.HoldKey, RedlockLock.Hold> holds = new ConcurrentHashMap<>();
+    private final MultiHolds multiHolds = new MultiHolds();
 
     private RedlockClient(RedlockNodes nodes, ClientOptions options, Ticker ticker) {
         Owners owners = new Owners();
@@ -71,6 +72,13 @@ final class RedlockClient implements LockClient {
         Args.name(name, maxNameLength);
         ctx.lifecycle().checkOpen();
         return new RedlockLock(ctx, acquirer, keyPrefix, name, holds);
+    }
+
+    @Override
+    public DistributedLock multiLock(String... names) {
+        MultiLock multi = MultiLock.of(names, maxNameLength, this::lock, multiHolds, ctx.callbacks());
+        ctx.lifecycle().checkOpen();
+        return multi;
     }
 
     /**
@@ -144,6 +152,7 @@ final class RedlockClient implements LockClient {
             releases.add(lease.releaseForClose());
         }
         holds.clear();
+        multiHolds.clear();
         try {
             CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0]))
                     .get(ctx.nodes().commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
