@@ -282,31 +282,6 @@ final class ReadWriteView extends ThreadLocking implements SharedLock {
     }
 
     @Override
-    public CompletableFuture<Boolean> release(RedisLease lease) {
-        return release(lease.owner());
-    }
-
-    @Override
-    public CompletableFuture<Boolean> releaseInRedis(RedisLease lease) {
-        return release(lease.owner());
-    }
-
-    @Override
-    public void lost(RedisLease lease) {
-        // nothing in this JVM waits on a hold's end: the waiters are queued in Redis
-    }
-
-    @Override
-    public Script renewScript() {
-        return Scripts.SEMAPHORE_RENEW;
-    }
-
-    @Override
-    public String renewKey(RedisLease lease) {
-        return keys.holds();
-    }
-
-    @Override
     public String toString() {
         return "DistributedLock[" + name() + ", " + (write ? "write" : "read") + "]";
     }

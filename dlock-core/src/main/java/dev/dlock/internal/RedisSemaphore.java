@@ -182,31 +182,6 @@ final class RedisSemaphore implements DistributedSemaphore, SharedLock {
     }
 
     @Override
-    public CompletableFuture<Boolean> release(RedisLease lease) {
-        return release(lease.owner());
-    }
-
-    @Override
-    public CompletableFuture<Boolean> releaseInRedis(RedisLease lease) {
-        return release(lease.owner());
-    }
-
-    @Override
-    public void lost(RedisLease lease) {
-        // nothing in this JVM waits on a permit lease's end: its waiters are queued in Redis
-    }
-
-    @Override
-    public Script renewScript() {
-        return Scripts.SEMAPHORE_RENEW;
-    }
-
-    @Override
-    public String renewKey(RedisLease lease) {
-        return keys.holds();
-    }
-
-    @Override
     public String toString() {
         return "DistributedSemaphore[" + keys.name() + ", " + permits + " permits]";
     }

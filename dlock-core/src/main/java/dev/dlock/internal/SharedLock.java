@@ -28,4 +28,30 @@ interface SharedLock extends LeaseKind {
 
     /** How messages name it, e.g. {@code semaphore 'x'}. */
     String describe();
+
+    /** A hold of the shared model ends in Redis alone: there is no line in the JVM to relay it to. */
+    @Override
+    default CompletableFuture<Boolean> release(RedisLease lease) {
+        return release(lease.owner());
+    }
+
+    @Override
+    default CompletableFuture<Boolean> releaseInRedis(RedisLease lease) {
+        return release(lease.owner());
+    }
+
+    /** Nothing in this JVM waits on a hold's end: the waiters are queued in Redis. */
+    @Override
+    default void lost(RedisLease lease) {}
+
+    /** Every holder is an entry of the name's holds hash, renewed by server time. */
+    @Override
+    default Script renewScript() {
+        return Scripts.SEMAPHORE_RENEW;
+    }
+
+    @Override
+    default String renewKey(RedisLease lease) {
+        return keys().holds();
+    }
 }
