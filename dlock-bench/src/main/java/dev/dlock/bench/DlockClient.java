@@ -1,9 +1,12 @@
 package dev.dlock.bench;
 
+import dev.dlock.DistributedReadWriteLock;
 import dev.dlock.LockClient;
 import dev.dlock.spi.TransportFactory;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
 
 /**
  * dlock with its defaults, but the lease time all peers share, on the given transport: one Redis (standalone,
@@ -37,6 +40,27 @@ final class DlockClient implements Peer.Client {
     @Override
     public Lock lock(String name) {
         return client.lock(name);
+    }
+
+    @Override
+    public ReadWriteLock readWriteLock(String name) {
+        DistributedReadWriteLock lock = client.readWriteLock(name);
+        return new ReadWriteLock() {
+            @Override
+            public Lock readLock() {
+                return lock.readLock();
+            }
+
+            @Override
+            public Lock writeLock() {
+                return lock.writeLock();
+            }
+        };
+    }
+
+    @Override
+    public Lock multiLock(List<String> names) {
+        return client.multiLock(names.toArray(String[]::new));
     }
 
     @Override

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The goals of issue 5 (the main suite) and of issue 14 (the topology phases), each checked against the median of
+ * The goals of issue 5 (the main suite, with issue 16's for the lock family) and of issue 14 (the topology phases), each checked against the median of
  * what this suite measured.
  */
 final class Goals {
@@ -99,6 +99,29 @@ final class Goals {
         goals.add(new Goal(
                 "W8 pairs/s ≥ 2× Redisson's RPermitExpirableSemaphore (issue 16)",
                 r.ratio(Workload.W8, Peer.DLOCK_SEMAPHORE, Peer.REDISSON_SEMAPHORE, pps),
+                "%.2f×",
+                2,
+                true));
+        for (Workload w : List.of(Workload.W9, Workload.W10, Workload.W11, Workload.W12)) {
+            goals.add(new Goal(
+                    w.name() + " pairs/s ≥ 2× Redisson's RReadWriteLock (" + (w.writePercent() < 50 ? "read" : "write")
+                            + "-heavy; issue 16)",
+                    r.ratio(w, Peer.DLOCK_RW, Peer.REDISSON_RW, pps),
+                    "%.2f×",
+                    2,
+                    true));
+        }
+        for (Workload w : List.of(Workload.W9, Workload.W11)) {
+            goals.add(new Goal(
+                    w.name() + " writer's wait p99 ≤ 10× its mean under the read-heavy stream (issue 16)",
+                    r.spread(w, Peer.DLOCK_RW, Metric.WRITER_P99_OVER_MEAN),
+                    "%.1f×",
+                    10,
+                    false));
+        }
+        goals.add(new Goal(
+                "W13 pairs/s ≥ 2× RedissonMultiLock (the faster of names as drawn and names sorted; issue 16)",
+                r.ratioToBest(Workload.W13, Peer.DLOCK_MULTI, Peer.REDISSON_MULTI, Peer.REDISSON_MULTI_SORTED, pps),
                 "%.2f×",
                 2,
                 true));

@@ -55,6 +55,19 @@ final class Notes {
             whose permits come back after a crash; nothing renews them). W7: 8 threads of one client, 50 µs inside; \
             W8: 8 processes, as W5. Handoff and re-acquire figures follow one holder after another and are not \
             taken.
+            - **W9–W12** drive one read-write lock, each hold a read or a write drawn at random (W9, W11: 90% reads; \
+            W10, W12: 90% writes), 50 µs inside: dlock's `readWriteLock(name)` and Redisson's `RReadWriteLock` \
+            (`getReadWriteLock(name)`), both through `readLock()`/`writeLock()` `lock()`/`unlock()` with the \
+            watchdog on. W9, W10: 8 threads of one client; W11, W12: 8 processes, as W5. Inside, one atomic count \
+            holds the readers and the writers: a writer that finds anyone else inside, or a reader that finds a \
+            writer, is a violation, and any violation fails the run. "Writer wait p99 / mean" is issue 16's tail \
+            goal: a writer's wait under the read-heavy stream. Handoff and re-acquire figures are not taken.
+            - **W13** takes multi-locks of two distinct names drawn from a pool of 4, in a random order, 8 threads of \
+            one client, 50 µs inside: dlock's `multiLock(a, b)` against Redisson's `RedissonMultiLock` over \
+            `getLock(a)` and `getLock(b)` (`lock()` without a lease: each name's watchdog renews it), once with the \
+            names as drawn and once sorted by the caller: Redisson locks them in the order given, so two holders \
+            that drew one pair in opposite orders wait for each other until its try (1.5 s per name: 3 s for two) times out. \
+            Each holder claims an owner slot per name; a failed claim is a violation and fails the run.
             - **W6** holds 10,000 locks taken by one thread with a 3 s lease (an interval is a third: 1 s), samples \
             one interval with `MONITOR`, then counts the renewal commands clients sent and Redis CPU over the watched \
             intervals. "Leases kept" compares the key count after the watch with the count after acquiring: below \

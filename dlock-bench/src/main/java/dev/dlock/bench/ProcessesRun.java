@@ -11,7 +11,7 @@ import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /**
- * W5 and W8: separate client processes (one client, one thread each) contend for one key. The window is sent to all of them
+ * W5, W8, W11 and W12: separate client processes (one client, one thread each) contend for one key. The window is sent to all of them
  * as monotonic nanos, which the processes of one Linux host share; mutual exclusion is checked in a shared mapped
  * file ({@link SharedSlots}), so the check costs Redis nothing.
  */
@@ -40,7 +40,9 @@ final class ProcessesRun {
                                 Integer.toString(i),
                                 dir.resolve("holds-" + i).toString(),
                                 Long.toString(settings.processWarmupMillis()),
-                                Integer.toString(workload.permits()))
+                                Integer.toString(workload.permits()),
+                                Integer.toString(workload.writePercent()),
+                                Long.toString(workload.criticalNanos))
                         .start());
             }
             Window window = go(processes, settings, "bench-" + workload.name() + "-" + run);
@@ -62,6 +64,8 @@ final class ProcessesRun {
                 exitQuietly(p); // let each write its files and flush a profile, if one records, before close()
             }
             Holds holds = new Holds(Math.max(1, slots.sequence()));
+            Histogram reads = Latency.histogram(); // W11, W12: readers' and writers' waits apart
+            Histogram writes = Latency.histogram();
             long acquisitions = 0;
             for (int i = 1; i <= clients; i++) {
                 for (String line : Files.readAllLines(dir.resolve("holds-" + i))) {
@@ -72,12 +76,17 @@ final class ProcessesRun {
                             Long.parseLong(f[2]),
                             i,
                             Long.parseLong(f[3]));
+                    if (window.contains(Long.parseLong(f[1]))) {
+                        (f[4].equals("1") ? writes : reads).recordValue(Latency.clamp(Long.parseLong(f[3])));
+                    }
                     acquisitions++;
                 }
             }
             Holds.Fairness fairness = holds.analyse(window, holds.capacity());
             Results.uncontended(m, acquisitions, window, fairness.waits(), null, seen.redis(), seen.origins());
-            if (workload.permits() == 1) {
+            if (workload.readWrite()) {
+                Results.readWrite(m, reads, writes, slots.readWriteCheck().peakReaders());
+            } else if (workload.permits() == 1) {
                 Results.contended(m, fairness, fairness.waits());
             } else { // handoff and fairness follow one holder after another: a lock's, not a semaphore's
                 Histogram waits = fairness.waits();
@@ -86,7 +95,11 @@ final class ProcessesRun {
             }
             m.put(Metric.STARVED, starved);
             m.put(Metric.WAIT_ACROSS_END, acrossEnd / 1e6);
-            m.put(Metric.VIOLATIONS, violations);
+            if (workload.readWrite()) {
+                Results.violations(m, violations);
+            } else {
+                m.put(Metric.VIOLATIONS, violations);
+            }
         } catch (IOException e) {
             m.failure = new UncheckedIOException(e).toString();
         } catch (RuntimeException e) {

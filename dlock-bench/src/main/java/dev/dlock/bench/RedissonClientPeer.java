@@ -1,8 +1,11 @@
 package dev.dlock.bench;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
 import org.redisson.Redisson;
+import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
@@ -17,13 +20,23 @@ final class RedissonClientPeer implements Peer.Client {
     static final long SYNC_TIMEOUT_MILLIS = 1000;
 
     private final RedissonClient redisson;
+    private final boolean sortNames;
 
-    private RedissonClientPeer(RedissonClient redisson) {
+    private RedissonClientPeer(RedissonClient redisson, boolean sortNames) {
         this.redisson = redisson;
+        this.sortNames = sortNames;
     }
 
     static RedissonClientPeer connect(Target target, Duration lease) {
-        return new RedissonClientPeer(Redisson.create(config(target, lease)));
+        return new RedissonClientPeer(Redisson.create(config(target, lease)), false);
+    }
+
+    /**
+     * This client, whose multi-locks take their names sorted: {@code RedissonMultiLock} locks them in the order given,
+     * so two holders that give overlapping names in opposite orders each wait for the other until a try times out.
+     */
+    RedissonClientPeer sortingNames() {
+        return new RedissonClientPeer(redisson, true);
     }
 
     /** The configuration of one client of {@code target}, whose lock watchdog has the shared lease. */
@@ -52,6 +65,18 @@ final class RedissonClientPeer implements Peer.Client {
     @Override
     public Lock lock(String name) {
         return redisson.getLock(name);
+    }
+
+    @Override
+    public ReadWriteLock readWriteLock(String name) {
+        return redisson.getReadWriteLock(name);
+    }
+
+    @Override
+    public Lock multiLock(List<String> names) {
+        return redisson.getMultiLock((sortNames ? names.stream().sorted() : names.stream())
+                .map(redisson::getLock)
+                .toArray(RLock[]::new));
     }
 
     @Override

@@ -42,4 +42,25 @@ final class Results {
         m.put(Metric.WAIT_P999_OVER_MEAN, Latency.micros(lock, 99.9) / mean);
         m.put(Metric.LOCK_P99_OVER_MEAN, Latency.micros(lock, 99) / mean);
     }
+
+    /**
+     * A read-write lock's waits, readers' and writers' apart, and the most readers inside at once; the writer's p99
+     * over its mean is issue 16's tail goal (a writer under a stream of readers).
+     */
+    static void readWrite(Measurement m, Histogram reads, Histogram writes, int peakReaders) {
+        m.put(Metric.READER_WAIT_P99, Latency.micros(reads, 99));
+        double writerMean = Latency.meanMicros(writes);
+        m.put(Metric.WRITER_WAIT_MEAN, writerMean);
+        m.put(Metric.WRITER_WAIT_P99, Latency.micros(writes, 99));
+        m.put(Metric.WRITER_P99_OVER_MEAN, Latency.micros(writes, 99) / writerMean);
+        m.put(Metric.PEAK_READERS, peakReaders);
+    }
+
+    /** The exclusion violations seen; any at all fails the measurement, whichever the peer. */
+    static void violations(Measurement m, long violations) {
+        m.put(Metric.VIOLATIONS, violations);
+        if (violations > 0 && m.failure == null) {
+            m.failure = violations + " exclusion violations: holders that must exclude each other were inside at once";
+        }
+    }
 }

@@ -12,7 +12,8 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Longs in a memory-mapped file that several processes on one host share: the owner of the contended lock (0 when
- * free), the hold sequence, and for a semaphore (W8) the holders inside and the most inside at once. Atomic operations on a mapping are atomic across processes, so a second holder inside
+ * free), the hold sequence, for a semaphore (W8) the holders inside and the most inside at once, and for a read-write
+ * lock (W11, W12) who is inside ({@link ReadWriteCheck}). Atomic operations on a mapping are atomic across processes, so a second holder inside
  * the critical section is seen at once, without any Redis command.
  */
 final class SharedSlots {
@@ -21,6 +22,8 @@ final class SharedSlots {
     private static final int SEQUENCE = 8;
     private static final int INSIDE = 16; // W8: holders inside the critical section now
     private static final int PEAK = 24; // W8: the most that were inside at once
+    private static final int READ_WRITE = 32; // W11, W12: who is inside the read-write lock (ReadWriteCheck)
+    private static final int PEAK_READERS = 40;
 
     private final MappedByteBuffer buffer;
 
@@ -62,6 +65,29 @@ final class SharedSlots {
 
     int peak() {
         return (int) (long) LONGS.getVolatile(buffer, PEAK);
+    }
+
+    /** The read-write check of W11 and W12, kept in this mapping so that every process sees every other's holds. */
+    ReadWriteCheck readWriteCheck() {
+        return new ReadWriteCheck(new ReadWriteCheck.Cells() {
+            @Override
+            public long addAndGet(long delta) {
+                return (long) LONGS.getAndAdd(buffer, READ_WRITE, delta) + delta;
+            }
+
+            @Override
+            public void raisePeak(long readers) {
+                long peak;
+                do {
+                    peak = (long) LONGS.getVolatile(buffer, PEAK_READERS);
+                } while (readers > peak && !LONGS.compareAndSet(buffer, PEAK_READERS, peak, readers));
+            }
+
+            @Override
+            public long peak() {
+                return (long) LONGS.getVolatile(buffer, PEAK_READERS);
+            }
+        });
     }
 
     int nextSequence() {
