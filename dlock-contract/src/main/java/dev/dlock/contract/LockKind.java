@@ -177,17 +177,22 @@ public enum LockKind {
         /** Whether it admits others of its own label beside it (a reader). */
         boolean shared();
 
+        /** Takes a lease, waiting as long as it takes. */
         Lease acquire();
 
+        /** Takes a lease within {@code wait}, renewed by the watchdog; empty when the wait ran out. */
         Optional<Lease> tryAcquire(Duration wait);
 
+        /** Takes a fixed lease of {@code leaseTime} within {@code wait}; empty when the wait ran out. */
         Optional<Lease> tryAcquire(Duration wait, Duration leaseTime);
 
+        /** Takes a lease without blocking; the future holds null when the wait ran out. */
         CompletableFuture<Lease> acquireAsync(Duration wait);
 
         /** The lock, or empty for a semaphore. */
         Optional<DistributedLock> asLock();
 
+        /** A {@link DistributedLock} as a subject. */
         static Subject of(String label, boolean shared, DistributedLock lock) {
             return new Subject() {
                 @Override
@@ -232,6 +237,7 @@ public enum LockKind {
             };
         }
 
+        /** A semaphore's one-permit calls as an exclusive subject. */
         static Subject of(String label, DistributedSemaphore semaphore) {
             return new Subject() {
                 @Override
