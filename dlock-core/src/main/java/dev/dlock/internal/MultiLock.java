@@ -38,9 +38,16 @@ final class MultiLock extends ThreadLocking {
     private final String label;
     private final MultiHolds holds;
     private final Callbacks callbacks;
+    private final Lifecycle lifecycle;
 
-    private MultiLock(List<String> names, List<DistributedLock> locks, MultiHolds holds, Callbacks callbacks) {
+    private MultiLock(
+            List<String> names,
+            List<DistributedLock> locks,
+            MultiHolds holds,
+            Callbacks callbacks,
+            Lifecycle lifecycle) {
         this.names = names;
+        this.lifecycle = lifecycle;
         this.locks = locks;
         this.label = names.toString();
         this.holds = holds;
@@ -60,7 +67,8 @@ final class MultiLock extends ThreadLocking {
             int maxNameLength,
             Function<String, DistributedLock> lockOfName,
             MultiHolds holds,
-            Callbacks callbacks) {
+            Callbacks callbacks,
+            Lifecycle lifecycle) {
         Objects.requireNonNull(names, "names");
         if (names.length == 0) {
             throw new IllegalArgumentException("names must hold at least one lock name");
@@ -82,7 +90,7 @@ final class MultiLock extends ThreadLocking {
         for (String name : ordered) {
             locks.add(lockOfName.apply(name));
         }
-        return new MultiLock(ordered, List.copyOf(locks), holds, callbacks);
+        return new MultiLock(ordered, List.copyOf(locks), holds, callbacks, lifecycle);
     }
 
     /** The names as a label, {@code [a, b]}: sorted, distinct. */
@@ -193,6 +201,7 @@ final class MultiLock extends ThreadLocking {
     @Override
     public CompletableFuture<Lease> acquireAsync(Duration wait) {
         Duration w = Args.notNegative("wait", wait);
+        lifecycle.checkOpen(); // as documented: thrown, not a failed future from the first name's acquire
         return new MultiAcquire(locks, label, System.nanoTime() + w.toNanos(), callbacks).start();
     }
 

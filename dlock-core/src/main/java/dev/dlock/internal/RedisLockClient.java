@@ -182,7 +182,7 @@ final class RedisLockClient implements LockClient {
 
     @Override
     public DistributedLock multiLock(String... names) {
-        MultiLock multi = MultiLock.of(names, maxNameLength, this::lock, multiHolds, callbacks);
+        MultiLock multi = MultiLock.of(names, maxNameLength, this::lock, multiHolds, callbacks, lifecycle);
         lifecycle.checkOpen();
         return multi;
     }

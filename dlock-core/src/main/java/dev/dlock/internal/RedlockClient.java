@@ -76,7 +76,7 @@ final class RedlockClient implements LockClient {
 
     @Override
     public DistributedLock multiLock(String... names) {
-        MultiLock multi = MultiLock.of(names, maxNameLength, this::lock, multiHolds, ctx.callbacks());
+        MultiLock multi = MultiLock.of(names, maxNameLength, this::lock, multiHolds, ctx.callbacks(), ctx.lifecycle());
         ctx.lifecycle().checkOpen();
         return multi;
     }
