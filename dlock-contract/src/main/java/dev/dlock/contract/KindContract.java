@@ -180,9 +180,10 @@ public abstract class KindContract extends TransportContract {
     @EnumSource(LockKind.class)
     void theWatchdog_keepsAHoldPastThreeLeaseTimes_withNoLoss(LockKind kind) throws Exception {
         String n = name(kind, "wd");
-        // 600 ms, renewed every 200 ms: a host too loaded to answer within 400 ms loses the hold, as it
-        // must; -Ddlock.test.timing scales the lease there
-        long leaseMillis = scaled(600).toMillis();
+        // 1 s, renewed every 333 ms: only a host too loaded to answer a renewal within 667 ms loses the
+        // hold, as it must (600 ms leases were lost at a load of 12-19 on 2 cores); -Ddlock.test.timing
+        // scales the lease further
+        long leaseMillis = scaled(1000).toMillis();
         try (LockClient shortLeases =
                 builder(redis.uri()).leaseTime(Duration.ofMillis(leaseMillis)).build()) {
             Lease lease = kind.holder(shortLeases, n).acquire();
