@@ -34,7 +34,12 @@ final class Worker implements Runnable {
         /** Control 1: {@link NaiveLock}, release without owner check; sometimes overruns its lease before releasing. */
         NAIVE_RELEASE,
         /** Control 2: dlock leases with a fixed lease time, but sometimes writes long after the deadline. */
-        IGNORE_DEADLINE
+        IGNORE_DEADLINE,
+        /**
+         * The read-write control: every hold a read-write worker records as a write is taken on the read lock, so
+         * readers get in beside it (otherwise honest).
+         */
+        WRITERS_TAKE_READ_LOCK
     }
 
     /**
@@ -117,7 +122,8 @@ final class Worker implements Runnable {
                 spec.commandTimeout().plus(spec.ackTimeout()),
                 spec.holdMax(),
                 random,
-                spec.permits());
+                spec.permits(),
+                spec.variant() == Variant.WRITERS_TAKE_READ_LOCK);
     }
 
     /**
@@ -169,6 +175,7 @@ final class Worker implements Runnable {
         long token;
         long deadline;
         long stall = 0;
+        boolean shared = false;
         if (naive != null) {
             Duration wait = spec.ttl().multipliedBy(2);
             // lease time 0: the naive lock is not dlock, checker 6 judges only dlock's acquires
@@ -188,9 +195,11 @@ final class Worker implements Runnable {
             stall = stallNanos.getAndSet(0);
             long stallLease = stallLeaseNanos.get();
             if (stall > 0 && stallLease > 0) {
-                plan = new Acquirer.Plan(plan.waitTime(), stallLease, null, "tryAcquire(wait, stalled hold's lease)");
+                plan = new Acquirer.Plan(
+                        plan.waitTime(), stallLease, null, "tryAcquire(wait, stalled hold's lease)", plan.kind());
             }
-            Op op = begin(Op.ACQUIRE, name, "", acquirer.timeoutNanos(plan), 0, 0, plan.leaseNanos());
+            shared = plan.shared();
+            Op op = begin(Op.ACQUIRE, name, "", acquirer.timeoutNanos(plan), 0, 0, plan.leaseNanos(), plan.kind());
             Acquirer.Attempt attempt;
             try {
                 attempt = acquirer.run(name, plan);
@@ -218,7 +227,7 @@ final class Worker implements Runnable {
             return;
         }
         try {
-            criticalSection(held, name, token, deadline, stall);
+            criticalSection(held, name, token, deadline, stall, shared);
         } finally {
             release(held, name, token);
         }
@@ -227,7 +236,13 @@ final class Worker implements Runnable {
         pause(Duration.ofNanos((long) (random.nextDouble() * spec.holdMax().toNanos() / 2)));
     }
 
-    private void criticalSection(Acquirer.Held held, String name, long token, long acquiredDeadline, long stall) {
+    /**
+     * Fenced read, hold, fenced write. A read hold of a read-write lock ({@code shared}) only reads, and its read
+     * neither raises the fence nor joins the accepted order (readers overlap, so their tokens reach the resource in
+     * any order); it is still refused below the fence, which only a writer after a lost read hold can have raised.
+     */
+    private void criticalSection(
+            Acquirer.Held held, String name, long token, long acquiredDeadline, long stall, boolean shared) {
         FencedResource resource = resources.apply(name);
         long deadline = observe(held, acquiredDeadline);
         if (!mayUse(held, deadline)) {
@@ -237,7 +252,7 @@ final class Worker implements Runnable {
         Op read = begin(Op.READ, name, element, spec.commandTimeout().toNanos(), token, deadline, 0);
         String value;
         try {
-            value = resource.read(redis, token, element);
+            value = resource.read(redis, token, element, shared);
             end(
                     read,
                     System.nanoTime(),
@@ -253,6 +268,9 @@ final class Worker implements Runnable {
             return;
         }
         hold(token, deadline, stall);
+        if (shared) {
+            return;
+        }
         deadline = observe(held, acquiredDeadline);
         if (!mayUse(held, deadline)) {
             return;
@@ -332,7 +350,8 @@ final class Worker implements Runnable {
                     0,
                     loss.getMessage(),
                     name,
-                    0);
+                    0,
+                    "");
             history.invoked(lost);
             history.completed(lost);
         });
@@ -352,6 +371,18 @@ final class Worker implements Runnable {
 
     private Op begin(
             String type, String lock, String element, long timeoutNanos, long token, long deadline, long leaseNanos) {
+        return begin(type, lock, element, timeoutNanos, token, deadline, leaseNanos, "");
+    }
+
+    private Op begin(
+            String type,
+            String lock,
+            String element,
+            long timeoutNanos,
+            long token,
+            long deadline,
+            long leaseNanos,
+            String kind) {
         Op op = new Op(
                 spec.scenario(),
                 spec.client(),
@@ -367,7 +398,8 @@ final class Worker implements Runnable {
                 timeoutNanos,
                 "",
                 lock,
-                leaseNanos);
+                leaseNanos,
+                kind);
         history.invoked(op);
         return op;
     }
