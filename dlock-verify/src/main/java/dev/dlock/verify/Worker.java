@@ -35,10 +35,7 @@ final class Worker implements Runnable {
         NAIVE_RELEASE,
         /** Control 2: dlock leases with a fixed lease time, but sometimes writes long after the deadline. */
         IGNORE_DEADLINE,
-        /**
-         * The read-write control: every hold a read-write worker records as a write is taken on the read lock, so
-         * readers get in beside it (otherwise honest).
-         */
+        /** The read-write control: a hold recorded as a write is taken on the read lock (otherwise honest). */
         WRITERS_TAKE_READ_LOCK
     }
 
@@ -236,11 +233,7 @@ final class Worker implements Runnable {
         pause(Duration.ofNanos((long) (random.nextDouble() * spec.holdMax().toNanos() / 2)));
     }
 
-    /**
-     * Fenced read, hold, fenced write. A read hold of a read-write lock ({@code shared}) only reads, and its read
-     * neither raises the fence nor joins the accepted order (readers overlap, so their tokens reach the resource in
-     * any order); it is still refused below the fence, which only a writer after a lost read hold can have raised.
-     */
+    /** Fenced read, hold, fenced write; a read hold of a read-write lock ({@code shared}) only reads. */
     private void criticalSection(
             Acquirer.Held held, String name, long token, long acquiredDeadline, long stall, boolean shared) {
         FencedResource resource = resources.apply(name);
