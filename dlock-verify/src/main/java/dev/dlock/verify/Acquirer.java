@@ -1,6 +1,7 @@
 package dev.dlock.verify;
 
 import dev.dlock.DistributedLock;
+import dev.dlock.DistributedReadWriteLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockException;
@@ -42,8 +43,25 @@ final class Acquirer {
         /** A semaphore's {@code tryAcquire(1, wait)}: a watchdog-renewed permit; one try in six is interrupted. */
         PERMIT,
         /** A semaphore's {@code acquireAsync(1, wait)} with slow stages; one try in six is cancelled while it waits. */
-        PERMIT_ASYNC
+        PERMIT_ASYNC,
+        /** As {@link #LEASE} on a read-write lock's read lock, or one time in four its write lock. */
+        RW_LEASE,
+        /** As {@link #ASYNC} on a read-write lock's read lock, or one time in four its write lock. */
+        RW_ASYNC,
+        /** As {@link #THREAD} on a read-write lock's read lock, or one time in four its write lock. */
+        RW_THREAD;
+
+        boolean readWrite() {
+            return this == RW_LEASE || this == RW_ASYNC || this == RW_THREAD;
+        }
+
+        boolean async() {
+            return this == ASYNC || this == PERMIT_ASYNC || this == RW_ASYNC;
+        }
     }
+
+    /** How often a read-write worker asks for the write lock instead of the read lock. */
+    static final double WRITE_SHARE = 1 / 4.0;
 
     /** One hold: a lease, or the calling thread's hold through the {@code Lock} interface. */
     interface Held {
@@ -68,8 +86,18 @@ final class Acquirer {
      * @param leaseNanos the lease time asked for
      * @param interruptAfter interrupt (or cancel) the wait after this long, or {@code null}
      * @param call a short label of the call, recorded in the history
+     * @param kind for a read-write style, {@link Op#KIND_READ} or {@link Op#KIND_WRITE}: the hold the worker asks for
+     *     and records; else empty
      */
-    record Plan(Duration waitTime, long leaseNanos, Duration interruptAfter, String call) {}
+    record Plan(Duration waitTime, long leaseNanos, Duration interruptAfter, String call, String kind) {
+        Plan(Duration waitTime, long leaseNanos, Duration interruptAfter, String call) {
+            this(waitTime, leaseNanos, interruptAfter, call, "");
+        }
+
+        boolean shared() {
+            return Op.KIND_READ.equals(kind);
+        }
+    }
 
     /**
      * The outcome of one attempt.
@@ -96,10 +124,13 @@ final class Acquirer {
     private final Random random;
     private final long clientLease;
     private final int permits;
+    private final boolean writersTakeReadLock;
 
     /**
      * @param clientLease the lease time the client was built with (its watchdog-renewed leases and thread holds)
      * @param permits the permits of the semaphore the permit styles take from (0 for the others)
+     * @param writersTakeReadLock for the negative control only: a read-write style's write hold is taken on the read
+     *     lock (and still recorded as a write)
      */
     Acquirer(
             Style style,
@@ -109,7 +140,8 @@ final class Acquirer {
             Duration commandTimeout,
             Duration holdMax,
             Random random,
-            int permits) {
+            int permits,
+            boolean writersTakeReadLock) {
         this.style = style;
         this.client = client;
         this.ttl = ttl;
@@ -118,9 +150,20 @@ final class Acquirer {
         this.holdMax = holdMax;
         this.random = random;
         this.permits = permits;
+        this.writersTakeReadLock = writersTakeReadLock;
     }
 
     Plan plan() {
+        if (style.readWrite()) {
+            String kind = random.nextDouble() < WRITE_SHARE ? Op.KIND_WRITE : Op.KIND_READ;
+            Plan plan = basePlan(
+                    style == Style.RW_LEASE ? Style.LEASE : style == Style.RW_ASYNC ? Style.ASYNC : Style.THREAD);
+            return new Plan(plan.waitTime(), plan.leaseNanos(), plan.interruptAfter(), kind + " " + plan.call(), kind);
+        }
+        return basePlan(style);
+    }
+
+    private Plan basePlan(Style style) {
         Duration wait = ttl.multipliedBy(2);
         Duration soon = Duration.ofMillis(5 + random.nextInt((int) Math.max(1, holdMax.toMillis())));
         double roll = random.nextDouble();
@@ -148,6 +191,7 @@ final class Acquirer {
                 yield new Plan(wait, Duration.ofMillis(lease).toNanos(), null, "tryAcquire(wait, " + lease + "ms)");
             }
             case FIXED_TTL -> new Plan(wait, ttl.toNanos(), null, "tryAcquire(wait, ttl)");
+            case RW_LEASE, RW_ASYNC, RW_THREAD -> throw new IllegalArgumentException("style " + style);
         };
     }
 
@@ -165,9 +209,7 @@ final class Acquirer {
      */
     Attempt run(String name, Plan plan) {
         DistributedLock lock = client.lock(name); // no I/O: a handle, also for a name the permit styles take
-        ScheduledFuture<?> interrupt = style != Style.ASYNC
-                        && style != Style.PERMIT_ASYNC
-                        && plan.interruptAfter() != null
+        ScheduledFuture<?> interrupt = !style.async() && plan.interruptAfter() != null
                 ? INTERRUPTER.schedule(
                         Thread.currentThread()::interrupt, plan.interruptAfter().toNanos(), TimeUnit.NANOSECONDS)
                 : null;
@@ -180,6 +222,9 @@ final class Acquirer {
                 case THREAD -> thread(lock, plan);
                 case PERMIT -> lease(client.semaphore(name, permits).tryAcquire(1, plan.waitTime()), plan);
                 case PERMIT_ASYNC -> async(client.semaphore(name, permits).acquireAsync(1, plan.waitTime()), plan);
+                case RW_LEASE -> lease(view(name, plan).tryAcquire(plan.waitTime()), plan);
+                case RW_ASYNC -> async(view(name, plan).acquireAsync(plan.waitTime()), plan);
+                case RW_THREAD -> thread(view(name, plan), plan);
             };
         } catch (LockException e) {
             if (interrupt != null && settle(interrupt)) {
@@ -191,6 +236,12 @@ final class Acquirer {
                 settle(interrupt);
             }
         }
+    }
+
+    /** The read-write lock's view the plan asks for (no I/O); the control's writers are given the read lock. */
+    private DistributedLock view(String name, Plan plan) {
+        DistributedReadWriteLock lock = client.readWriteLock(name);
+        return plan.shared() || writersTakeReadLock ? lock.readLock() : lock.writeLock();
     }
 
     /** Makes sure the scheduled interrupt is either cancelled or done, then clears the flag; tells if it was set. */

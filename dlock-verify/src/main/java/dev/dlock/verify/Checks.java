@@ -16,9 +16,14 @@ final class Checks {
     /**
      * @param capacity how many holds of one name may overlap: 1 for a mutex (checker 1 judges overlaps), a semaphore's
      *     permits (checker 7 does, checker 1 only the uses)
+     * @param readWrite a read-write lock: checker 8 judges the overlaps by each hold's kind, checker 1 only the uses
      */
     static List<Violation> run(
-            List<Op> ops, Map<String, FencedResource.Snapshot> snapshots, long ttlNanos, int capacity) {
+            List<Op> ops,
+            Map<String, FencedResource.Snapshot> snapshots,
+            long ttlNanos,
+            int capacity,
+            boolean readWrite) {
         List<Violation> violations = new ArrayList<>();
         for (Map.Entry<String, FencedResource.Snapshot> e : snapshots.entrySet()) {
             String name = e.getKey();
@@ -26,9 +31,12 @@ final class Checks {
                     .filter(op -> op.is(Op.FAULT) || op.lock().equals(name))
                     .toList();
             List<Violation> found = new ArrayList<>();
-            found.addAll(MutualExclusionChecker.check(mine, capacity == 1));
+            found.addAll(MutualExclusionChecker.check(mine, capacity == 1 && !readWrite));
             if (capacity > 1) {
                 found.addAll(PermitChecker.check(mine, capacity));
+            }
+            if (readWrite) {
+                found.addAll(ReadWriteChecker.check(mine));
             }
             found.addAll(FenceChecker.check(mine, e.getValue()));
             found.addAll(LostUpdateChecker.check(mine, e.getValue().elements()));

@@ -41,10 +41,21 @@ final class FencedResource {
         return new String[] {fence, list, rejections, accepted};
     }
 
-    /** Returns the list's value, or {@code null} when the fence refused the token. */
-    String read(RedisCommands<String, String> redis, long token, String reader) {
+    /**
+     * Returns the list's value, or {@code null} when the fence refused the token.
+     *
+     * @param shared a read hold of a read-write lock: checked against the fence, but it neither raises the fence nor
+     *     is logged as accepted (overlapping readers' tokens arrive in any order)
+     */
+    String read(RedisCommands<String, String> redis, long token, String reader, boolean shared) {
         List<Object> reply = redis.eval(
-                READ_SCRIPT, ScriptOutputType.MULTI, keys(), Long.toString(token), check ? "1" : "0", reader);
+                READ_SCRIPT,
+                ScriptOutputType.MULTI,
+                keys(),
+                Long.toString(token),
+                check ? "1" : "0",
+                reader,
+                shared ? "1" : "0");
         return ((Long) reply.get(0)) == 1L ? String.valueOf(reply.get(1)) : null;
     }
 

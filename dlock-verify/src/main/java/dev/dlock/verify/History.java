@@ -113,7 +113,8 @@ final class History implements AutoCloseable {
                 num(f, "timeoutNanos"),
                 f.getOrDefault("detail", ""),
                 f.getOrDefault("lock", ""),
-                num(f, "leaseNanos"));
+                num(f, "leaseNanos"),
+                f.getOrDefault("kind", ""));
     }
 
     private static long num(Map<String, String> f, String name) {

@@ -47,6 +47,7 @@ final class Json {
         string(out, "detail", op.detail());
         string(out, "lock", op.lock());
         out.writeNumberField("leaseNanos", op.leaseNanos());
+        string(out, "kind", op.kind());
         out.writeEndObject();
         out.writeRaw('\n');
     }

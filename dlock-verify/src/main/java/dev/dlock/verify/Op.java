@@ -22,6 +22,8 @@ package dev.dlock.verify;
  * @param detail free text: why it failed, or for a fault its name
  * @param lock the lock name the operation belongs to (a scenario may take several names), or empty for a fault
  * @param leaseNanos for an acquire: the lease time it asked for (the client's, or the fixed one), else 0
+ * @param kind for an acquire of a read-write lock: {@link #KIND_READ} or {@link #KIND_WRITE}, the hold it asked for;
+ *     else empty
  */
 record Op(
         String scenario,
@@ -38,7 +40,8 @@ record Op(
         long timeoutNanos,
         String detail,
         String lock,
-        long leaseNanos) {
+        long leaseNanos,
+        String kind) {
 
     static final String OK = "ok";
     static final String FAIL = "fail";
@@ -50,6 +53,9 @@ record Op(
     static final String RELEASE = "release";
     static final String FAULT = "fault";
     static final String LOST = "lost";
+
+    static final String KIND_READ = "read";
+    static final String KIND_WRITE = "write";
 
     boolean ok() {
         return OK.equals(outcome);
@@ -80,6 +86,17 @@ record Op(
                 timeoutNanos,
                 newDetail,
                 lock,
-                leaseNanos);
+                leaseNanos,
+                kind);
+    }
+
+    /** Whether this is an acquire of a read-write lock's write lock (a hold that excludes every other). */
+    boolean isWrite() {
+        return KIND_WRITE.equals(kind);
+    }
+
+    /** Whether this is an acquire of a read-write lock's read lock (a hold that may overlap other read holds). */
+    boolean isRead() {
+        return KIND_READ.equals(kind);
     }
 }

@@ -55,6 +55,11 @@ record Scenario(
         return semaphore == null ? 1 : semaphore.judged();
     }
 
+    /** Whether the workers take a read-write lock's read and write holds (checker 8 judges the overlaps). */
+    boolean readWrite() {
+        return workers.stream().anyMatch(c -> c.style().readWrite());
+    }
+
     /** The permits the workers' semaphore is made with; 0 for a mutex. */
     int permits() {
         return semaphore == null ? 0 : semaphore.created();
@@ -384,6 +389,14 @@ record Scenario(
                         Fault.SERVER_PAUSE_SHORT,
                         Fault.PUBSUB_KILL),
                 SemaphoreScenario.of("control-semaphore-over-capacity", 2, 4, Checker.PERMITS, "more than 2 holders"),
+                ReadWriteScenario.of(
+                        "read-write",
+                        Worker.Variant.HONEST,
+                        Fault.PROXY_FREEZE,
+                        Fault.CLIENT_KILL,
+                        Fault.SERVER_PAUSE_SHORT,
+                        Fault.PUBSUB_KILL),
+                ReadWriteScenario.of("control-rw-writer-takes-read-lock", Worker.Variant.WRITERS_TAKE_READ_LOCK),
                 failover("failover-kill", 0, Fault.FAILOVER_KILL),
                 failover("failover-pause", 0, Fault.FAILOVER_PAUSE),
                 failover("failover-partition", 0, Fault.FAILOVER_PARTITION),

@@ -237,7 +237,8 @@ final class ScenarioRunner {
             }
             List<Op> ops = History.read(files.stream().filter(Files::exists).toList());
             List<Violation> violations = new ArrayList<>(stalls);
-            violations.addAll(Checks.run(ops, snapshots, run.ttl().toNanos(), scenario.capacity()));
+            violations.addAll(
+                    Checks.run(ops, snapshots, run.ttl().toNanos(), scenario.capacity(), scenario.readWrite()));
             writeViolations(dir, violations);
             cleanUp(direct, resourceAdmin, resources, scenario);
             int operations = (int) ops.stream().filter(op -> !op.is(Op.FAULT)).count();
@@ -256,7 +257,9 @@ final class ScenarioRunner {
                     dir,
                     (System.nanoTime() - began) / 1_000_000,
                     null,
-                    failover != null ? failover.notes() : List.of());
+                    failover != null
+                            ? failover.notes()
+                            : scenario.readWrite() ? ReadWriteChecker.peakNotes(scenario.lockNames(), ops) : List.of());
         } finally {
             stop.set(true);
             for (int i = closeLast.size() - 1; i >= 0; i--) {
@@ -387,7 +390,8 @@ final class ScenarioRunner {
                 0,
                 done.fault().label(),
                 "",
-                0);
+                0,
+                "");
         history.invoked(op);
         history.completed(op);
     }

@@ -16,7 +16,8 @@ record Violation(Checker checker, String message) {
         TOKEN_ORDER("4 token order"),
         LIVENESS("5 liveness"),
         FRESH_HOLD("6 fresh hold"),
-        PERMITS("7 permit count");
+        PERMITS("7 permit count"),
+        READ_WRITE("8 reader/writer exclusion");
 
         final String label;
 

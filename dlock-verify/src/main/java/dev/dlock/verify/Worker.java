@@ -1,6 +1,5 @@
 package dev.dlock.verify;
 
-import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockLostException;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -34,7 +33,9 @@ final class Worker implements Runnable {
         /** Control 1: {@link NaiveLock}, release without owner check; sometimes overruns its lease before releasing. */
         NAIVE_RELEASE,
         /** Control 2: dlock leases with a fixed lease time, but sometimes writes long after the deadline. */
-        IGNORE_DEADLINE
+        IGNORE_DEADLINE,
+        /** The read-write control: a hold recorded as a write is taken on the read lock (otherwise honest). */
+        WRITERS_TAKE_READ_LOCK
     }
 
     /**
@@ -74,7 +75,7 @@ final class Worker implements Runnable {
     private final Spec spec;
     private final RedisCommands<String, String> redis;
     private final Function<String, FencedResource> resources;
-    private final History history;
+    private final OpLog log;
     private final AtomicLong acquires;
     private final AtomicBoolean stop;
     private final AtomicLong stallNanos = new AtomicLong();
@@ -83,8 +84,6 @@ final class Worker implements Runnable {
     private final Random random;
     private final NaiveLock naive;
     private final Acquirer acquirer;
-    private final long pid = ProcessHandle.current().pid();
-    private long seq;
     private long holds;
     private long cycles;
     private boolean lastFailed;
@@ -101,7 +100,7 @@ final class Worker implements Runnable {
         this.spec = spec;
         this.redis = redis;
         this.resources = resources;
-        this.history = history;
+        this.log = new OpLog(history, spec.scenario(), spec.client());
         this.acquires = acquires;
         this.stop = stop;
         this.announce = announce;
@@ -117,7 +116,8 @@ final class Worker implements Runnable {
                 spec.commandTimeout().plus(spec.ackTimeout()),
                 spec.holdMax(),
                 random,
-                spec.permits());
+                spec.permits(),
+                spec.variant() == Variant.WRITERS_TAKE_READ_LOCK);
     }
 
     /**
@@ -169,33 +169,36 @@ final class Worker implements Runnable {
         long token;
         long deadline;
         long stall = 0;
+        boolean shared = false;
         if (naive != null) {
             Duration wait = spec.ttl().multipliedBy(2);
             // lease time 0: the naive lock is not dlock, checker 6 judges only dlock's acquires
-            Op op = begin(Op.ACQUIRE, name, "", wait.plus(spec.commandTimeout()).toNanos(), 0, 0, 0);
+            Op op = log.beginAcquire(name, wait.plus(spec.commandTimeout()).toNanos(), 0, "");
             try {
-                token = naive.tryAcquire(spec.client() + "-" + seq, wait, spec.ttl());
+                token = naive.tryAcquire(spec.client() + "-" + log.seq(), wait, spec.ttl());
             } catch (RuntimeException e) {
-                end(op, System.nanoTime(), Op.UNKNOWN, 0, 0, describe(e));
+                log.end(op, System.nanoTime(), Op.UNKNOWN, 0, 0, describe(e));
                 return;
             }
             long tc = System.nanoTime();
             deadline = op.invoke() + spec.ttl().toNanos() - spec.ttl().toNanos() / 100 - 2_000_000L;
-            end(op, tc, token != 0 ? Op.OK : Op.FAIL, token, token != 0 ? deadline : 0, token != 0 ? "" : "busy");
+            log.end(op, tc, token != 0 ? Op.OK : Op.FAIL, token, token != 0 ? deadline : 0, token != 0 ? "" : "busy");
             held = token == 0 ? null : new NaiveLock.Held(naive, token, deadline);
         } else {
             Acquirer.Plan plan = acquirer.plan();
             stall = stallNanos.getAndSet(0);
             long stallLease = stallLeaseNanos.get();
             if (stall > 0 && stallLease > 0) {
-                plan = new Acquirer.Plan(plan.waitTime(), stallLease, null, "tryAcquire(wait, stalled hold's lease)");
+                plan = new Acquirer.Plan(
+                        plan.waitTime(), stallLease, null, "tryAcquire(wait, stalled hold's lease)", plan.kind());
             }
-            Op op = begin(Op.ACQUIRE, name, "", acquirer.timeoutNanos(plan), 0, 0, plan.leaseNanos());
+            shared = plan.shared();
+            Op op = log.beginAcquire(name, acquirer.timeoutNanos(plan), plan.leaseNanos(), plan.kind());
             Acquirer.Attempt attempt;
             try {
                 attempt = acquirer.run(name, plan);
             } catch (RuntimeException e) {
-                end(op, System.nanoTime(), Op.UNKNOWN, 0, 0, describe(e));
+                log.end(op, System.nanoTime(), Op.UNKNOWN, 0, 0, describe(e));
                 lastFailed = true;
                 if (stall > 0) {
                     announce.accept("REFUSED " + describe(e));
@@ -209,16 +212,16 @@ final class Worker implements Runnable {
             }
             token = held == null ? 0 : held.token();
             deadline = attempt.deadline();
-            end(op, attempt.returned(), held != null ? Op.OK : Op.FAIL, token, deadline, attempt.detail());
+            log.end(op, attempt.returned(), held != null ? Op.OK : Op.FAIL, token, deadline, attempt.detail());
             if (held != null) {
-                recordLoss(held.lease(), op.seq(), name);
+                log.recordLoss(held.lease(), op.seq(), name);
             }
         }
         if (held == null) {
             return;
         }
         try {
-            criticalSection(held, name, token, deadline, stall);
+            criticalSection(held, name, token, deadline, stall, shared);
         } finally {
             release(held, name, token);
         }
@@ -227,18 +230,20 @@ final class Worker implements Runnable {
         pause(Duration.ofNanos((long) (random.nextDouble() * spec.holdMax().toNanos() / 2)));
     }
 
-    private void criticalSection(Acquirer.Held held, String name, long token, long acquiredDeadline, long stall) {
+    /** Fenced read, hold, fenced write; a read hold of a read-write lock ({@code shared}) only reads. */
+    private void criticalSection(
+            Acquirer.Held held, String name, long token, long acquiredDeadline, long stall, boolean shared) {
         FencedResource resource = resources.apply(name);
         long deadline = observe(held, acquiredDeadline);
         if (!mayUse(held, deadline)) {
             return;
         }
-        String element = spec.client() + "-" + seq + "r";
-        Op read = begin(Op.READ, name, element, spec.commandTimeout().toNanos(), token, deadline, 0);
+        String element = spec.client() + "-" + log.seq() + "r";
+        Op read = log.begin(Op.READ, name, element, spec.commandTimeout().toNanos(), token, deadline);
         String value;
         try {
-            value = resource.read(redis, token, element);
-            end(
+            value = resource.read(redis, token, element, shared);
+            log.end(
                     read,
                     System.nanoTime(),
                     value != null ? Op.OK : Op.FAIL,
@@ -246,22 +251,25 @@ final class Worker implements Runnable {
                     deadline,
                     value != null ? "" : FenceChecker.REJECTED);
         } catch (RuntimeException e) {
-            end(read, System.nanoTime(), Op.UNKNOWN, token, deadline, describe(e));
+            log.end(read, System.nanoTime(), Op.UNKNOWN, token, deadline, describe(e));
             return;
         }
         if (value == null) {
             return;
         }
         hold(token, deadline, stall);
+        if (shared) {
+            return;
+        }
         deadline = observe(held, acquiredDeadline);
         if (!mayUse(held, deadline)) {
             return;
         }
-        element = spec.client() + "-" + seq + "w";
-        Op write = begin(Op.WRITE, name, element, spec.commandTimeout().toNanos(), token, deadline, 0);
+        element = spec.client() + "-" + log.seq() + "w";
+        Op write = log.begin(Op.WRITE, name, element, spec.commandTimeout().toNanos(), token, deadline);
         try {
             boolean stored = resource.write(redis, token, element, value + element + ",");
-            end(
+            log.end(
                     write,
                     System.nanoTime(),
                     stored ? Op.OK : Op.FAIL,
@@ -269,7 +277,7 @@ final class Worker implements Runnable {
                     deadline,
                     stored ? "" : FenceChecker.REJECTED);
         } catch (RuntimeException e) {
-            end(write, System.nanoTime(), Op.UNKNOWN, token, deadline, describe(e));
+            log.end(write, System.nanoTime(), Op.UNKNOWN, token, deadline, describe(e));
         }
     }
 
@@ -306,74 +314,16 @@ final class Worker implements Runnable {
         return held.observe();
     }
 
-    /**
-     * Records the moment the lease reports itself lost: from then on it is not valid, whatever its deadline said.
-     * Runs on the client's timer thread, hence its own sequence number (the acquire's, negated).
-     */
-    private void recordLoss(Lease lease, long acquireSeq, String name) {
-        if (lease == null) {
-            return;
-        }
-        long token = lease.fencingToken();
-        lease.onLost(loss -> {
-            long now = System.nanoTime();
-            Op lost = new Op(
-                    spec.scenario(),
-                    spec.client(),
-                    pid,
-                    -acquireSeq,
-                    Op.LOST,
-                    now,
-                    now,
-                    Op.OK,
-                    token,
-                    0,
-                    "",
-                    0,
-                    loss.getMessage(),
-                    name,
-                    0);
-            history.invoked(lost);
-            history.completed(lost);
-        });
-    }
-
     private void release(Acquirer.Held held, String name, long token) {
-        Op op = begin(Op.RELEASE, name, "", spec.commandTimeout().toNanos(), token, 0, 0);
+        Op op = log.begin(Op.RELEASE, name, "", spec.commandTimeout().toNanos(), token, 0);
         try {
             held.release();
-            end(op, System.nanoTime(), Op.OK, token, 0, "");
+            log.end(op, System.nanoTime(), Op.OK, token, 0, "");
         } catch (LockLostException e) {
-            end(op, System.nanoTime(), Op.FAIL, token, 0, "lost: " + e.getMessage());
+            log.end(op, System.nanoTime(), Op.FAIL, token, 0, "lost: " + e.getMessage());
         } catch (RuntimeException e) {
-            end(op, System.nanoTime(), Op.UNKNOWN, token, 0, describe(e));
+            log.end(op, System.nanoTime(), Op.UNKNOWN, token, 0, describe(e));
         }
-    }
-
-    private Op begin(
-            String type, String lock, String element, long timeoutNanos, long token, long deadline, long leaseNanos) {
-        Op op = new Op(
-                spec.scenario(),
-                spec.client(),
-                pid,
-                ++seq,
-                type,
-                System.nanoTime(),
-                Long.MAX_VALUE,
-                Op.UNKNOWN,
-                token,
-                deadline,
-                element,
-                timeoutNanos,
-                "",
-                lock,
-                leaseNanos);
-        history.invoked(op);
-        return op;
-    }
-
-    private void end(Op op, long complete, String outcome, long token, long deadline, String detail) {
-        history.completed(op.completed(complete, outcome, token, deadline, detail));
     }
 
     private static String describe(RuntimeException e) {

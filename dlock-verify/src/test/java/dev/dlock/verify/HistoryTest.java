@@ -39,7 +39,8 @@ final class HistoryTest {
             "timeoutNanos",
             "detail",
             "lock",
-            "leaseNanos");
+            "leaseNanos",
+            "kind");
 
     private static Map<String, Object> strict(String line) throws Exception {
         return STRICT.readValue(line, new TypeReference<Map<String, Object>>() {});
@@ -52,18 +53,23 @@ final class HistoryTest {
     void read_roundTripsCompletedOpsAndTurnsTornOrMissingCompletionsIntoUnknown() throws Exception {
         Path file = dir.resolve("h.jsonl");
         Op done = Ops.op("t1", Op.WRITE, 1, 2, Op.OK, 17, 900, "t1-3w", "quote \" and \\ and\nnewline");
+        Op readHold = Ops.acquire("t1", 2, 3, 18, 900, Op.KIND_READ);
         Op pending = Ops.op("t1", Op.ACQUIRE, 3, 4, Op.OK, 0, 0, "", "");
         try (History history = new History(file)) {
             history.invoked(done);
             history.completed(done);
+            history.invoked(readHold);
+            history.completed(readHold);
             history.invoked(pending);
         }
         Files.writeString(file, Files.readString(file) + "{\"phase\":\"compl", java.nio.file.StandardOpenOption.APPEND);
         List<Op> ops = History.read(List.of(file));
-        assertThat(ops).hasSize(2);
+        assertThat(ops).hasSize(3);
         assertThat(ops.get(0)).isEqualTo(done);
-        assertThat(ops.get(1).outcome()).isEqualTo(Op.UNKNOWN);
-        assertThat(ops.get(1).complete()).isEqualTo(Long.MAX_VALUE);
+        assertThat(ops.get(1)).isEqualTo(readHold);
+        assertThat(ops.get(1).isRead()).isTrue();
+        assertThat(ops.get(2).outcome()).isEqualTo(Op.UNKNOWN);
+        assertThat(ops.get(2).complete()).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test

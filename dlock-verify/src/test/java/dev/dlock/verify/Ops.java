@@ -31,6 +31,28 @@ final class Ops {
                 Op.FAIL.equals(outcome) ? FenceChecker.REJECTED : "");
     }
 
+    /** An acquire of a read-write lock's read ({@link Op#KIND_READ}) or write ({@link Op#KIND_WRITE}) lock. */
+    static Op acquire(String client, long invoke, long complete, long token, long deadline, String kind) {
+        Op op = acquire(client, invoke, complete, token, deadline);
+        return new Op(
+                op.scenario(),
+                op.client(),
+                op.pid(),
+                op.seq(),
+                op.type(),
+                op.invoke(),
+                op.complete(),
+                op.outcome(),
+                op.token(),
+                op.deadline(),
+                op.element(),
+                op.timeoutNanos(),
+                op.detail(),
+                op.lock(),
+                op.leaseNanos(),
+                kind);
+    }
+
     /** The same operation on another lock name. */
     static Op onLock(Op op, String lock) {
         return with(op, lock, op.leaseNanos());
@@ -57,7 +79,8 @@ final class Ops {
                 op.timeoutNanos(),
                 op.detail(),
                 lock,
-                leaseNanos);
+                leaseNanos,
+                op.kind());
     }
 
     static Op op(
@@ -85,6 +108,7 @@ final class Ops {
                 ms(5000),
                 detail,
                 "test",
-                0);
+                0,
+                "");
     }
 }

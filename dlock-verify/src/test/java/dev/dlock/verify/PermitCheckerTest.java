@@ -61,7 +61,7 @@ final class PermitCheckerTest {
                 write("b", 1500, 1501, Op.FAIL, 2, "b-1w"), // after its deadline
                 release("a", 40, 41, 1),
                 release("b", 1600, 1601, 2));
-        List<Violation> found = Checks.run(history, java.util.Map.of(), 1_000_000_000L, 2);
+        List<Violation> found = Checks.run(history, java.util.Map.of(), 1_000_000_000L, 2, false);
         assertThat(found).isEmpty(); // no snapshot: no name judged; the per-name checkers run below
         assertThat(MutualExclusionChecker.check(history, false))
                 .singleElement()

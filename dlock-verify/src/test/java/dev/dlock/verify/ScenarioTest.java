@@ -87,4 +87,37 @@ final class ScenarioTest {
         assertThat(Scenario.of(false)).contains(semaphore, control);
         assertThat(Scenario.faults("m", 1).capacity()).isEqualTo(1);
     }
+
+    @Test
+    void readWrite_isJudgedByCheckerEight_andItsControlLetsWritersInBesideReaders() {
+        Scenario readWrite = Scenario.all().stream()
+                .filter(s -> s.name().equals("read-write"))
+                .findFirst()
+                .orElseThrow();
+        Scenario control = Scenario.all().stream()
+                .filter(s -> s.name().equals("control-rw-writer-takes-read-lock"))
+                .findFirst()
+                .orElseThrow();
+        Scenario semaphore = Scenario.all().stream()
+                .filter(s -> s.name().equals("semaphore"))
+                .findFirst()
+                .orElseThrow();
+
+        assertThat(readWrite.readWrite()).isTrue();
+        assertThat(readWrite.isControl()).isFalse();
+        assertThat(readWrite.variant()).isEqualTo(Worker.Variant.HONEST);
+        assertThat(readWrite.faults()).isEqualTo(semaphore.faults());
+        assertThat(readWrite.workers()).allMatch(c -> c.style().readWrite());
+        assertThat(readWrite.workers())
+                .extracting(Scenario.Client::style)
+                .contains(Acquirer.Style.RW_LEASE, Acquirer.Style.RW_ASYNC, Acquirer.Style.RW_THREAD);
+        assertThat(control.readWrite()).isTrue();
+        assertThat(control.caughtBy()).isEqualTo(Checker.READ_WRITE);
+        assertThat(control.caughtText()).isEqualTo(ReadWriteScenario.CAUGHT_TEXT);
+        assertThat(control.variant()).isEqualTo(Worker.Variant.WRITERS_TAKE_READ_LOCK);
+        assertThat(control.minAcquires()).isPositive();
+        assertThat(Scenario.of(false)).contains(readWrite, control);
+        assertThat(Scenario.faults("m", 1).readWrite()).isFalse();
+        assertThat(semaphore.readWrite()).isFalse();
+    }
 }
