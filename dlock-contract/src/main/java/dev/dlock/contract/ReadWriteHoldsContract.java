@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dlock.DistributedReadWriteLock;
 import dev.dlock.Lease;
+import dev.dlock.LockAdmin;
 import dev.dlock.LockClient;
+import dev.dlock.LockInfo;
 import dev.dlock.LockLostException;
 import dev.dlock.LockServerException;
 import dev.dlock.testkit.Timing;
@@ -177,6 +179,36 @@ public abstract class ReadWriteHoldsContract extends TransportContract {
             Lease mutex = a.lock("tokens").acquire();
             assertThat(mutex.fencingToken()).as("the name's one counter").isGreaterThan(r3.fencingToken());
             mutex.release();
+        }
+    }
+
+    @Test
+    void info_showsTheKindAndEveryHolder_readersWeighingOne_aWriterTheWholeCapacity() throws Exception {
+        try (LockClient a = connect(redis.uri());
+                LockClient b = connect(redis.uri())) {
+            Lease r1 = a.readWriteLock("info").readLock().acquire();
+            Lease r2 = b.readWriteLock("info").readLock().acquire();
+            LockInfo reading = a.readWriteLock("info").readLock().info();
+            assertThat(reading.kind()).isEqualTo("rw");
+            assertThat(reading.holders()).extracting(LockAdmin.Holder::weight).containsExactly(1, 1);
+            assertThat(reading.holders())
+                    .extracting(LockAdmin.Holder::fencingToken)
+                    .containsExactly(r1.fencingToken(), r2.fencingToken());
+            assertThat(reading.fencingToken()).as("the latest reader's").isEqualTo(r2.fencingToken());
+            assertThat(a.readWriteLock("info").writeLock().info().holderId())
+                    .as("no writer")
+                    .isEmpty();
+            r1.release();
+            r2.release();
+            try (Lease w = b.readWriteLock("info").writeLock().acquire()) {
+                LockInfo writing = a.readWriteLock("info").readLock().info();
+                assertThat(writing.holders()).singleElement().satisfies(h -> {
+                    assertThat(h.fencingToken()).isEqualTo(w.fencingToken());
+                    assertThat(h.weight()).isGreaterThan(1);
+                    assertThat(h.remaining()).isPositive();
+                });
+                assertThat(writing.holderId()).as("no reader").isEmpty();
+            }
         }
     }
 

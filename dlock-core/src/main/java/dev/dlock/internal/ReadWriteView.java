@@ -1,11 +1,14 @@
 package dev.dlock.internal;
 
 import dev.dlock.Lease;
+import dev.dlock.LockAdmin;
 import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import dev.dlock.LockLostException;
 import dev.dlock.spi.Script;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +25,9 @@ import java.util.concurrent.CompletableFuture;
  * semaphore-renew.lua} (the holders' hash is the same shape). Immutable and thread-safe.
  */
 final class ReadWriteView extends ThreadLocking implements SharedLock {
+    /** The first word of a read-write lock's record, its {@code LockInfo.kind()}. */
+    static final String RECORD_KIND = "rw";
+
     private static final String READ_ROLE = "rw-read";
     private static final String WRITE_ROLE = "rw-write";
 
@@ -226,7 +232,8 @@ final class ReadWriteView extends ThreadLocking implements SharedLock {
 
     /**
      * This view's holder as Redis has it: the writer, or the latest reader (the highest token); when
-     * there is none, the last token issued for the name.
+     * there is none, the last token issued for the name. Kind {@code rw}; {@code holders} lists every
+     * holder of the name by token, readers with weight 1 and a writer with the whole capacity.
      */
     @Override
     public LockInfo info() {
@@ -238,18 +245,33 @@ final class ReadWriteView extends ThreadLocking implements SharedLock {
         long left = 0;
         long best = -1;
         String mine = write ? "w" : "r";
-        for (int i = 2; i + 3 < reply.size(); i += 4) {
-            if (mine.equals(reply.get(i + 1)) && (Long) reply.get(i + 2) > best) {
+        List<LockAdmin.Holder> holders = new ArrayList<>();
+        for (int i = 2; i + 4 < reply.size(); i += 5) {
+            long holderToken = (Long) reply.get(i + 2);
+            long holderLeft = Math.max(0, (Long) reply.get(i + 3));
+            holders.add(new LockAdmin.Holder(
+                    (String) reply.get(i),
+                    Math.toIntExact((Long) reply.get(i + 4)),
+                    holderToken,
+                    Duration.ofMillis(holderLeft)));
+            if (mine.equals(reply.get(i + 1)) && holderToken > best) {
                 holder = (String) reply.get(i);
-                best = (Long) reply.get(i + 2);
-                left = (Long) reply.get(i + 3);
+                best = holderToken;
+                left = holderLeft;
             }
         }
         if (holder != null) {
             token = best;
         }
+        holders.sort(Comparator.comparingLong(LockAdmin.Holder::fencingToken));
         return new LockInfo(
-                name(), Optional.ofNullable(holder), Duration.ofMillis(Math.max(0, left)), token, getHoldCount());
+                name(),
+                Optional.ofNullable(holder),
+                Duration.ofMillis(left),
+                token,
+                getHoldCount(),
+                RECORD_KIND,
+                holders);
     }
 
     // ---- SharedLock and LeaseKind: how its holds are taken, end and are renewed ----------------

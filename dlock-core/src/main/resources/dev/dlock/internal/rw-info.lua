@@ -3,7 +3,7 @@
 -- KEYS[1] record   KEYS[2] fencing counter   KEYS[3] holds   KEYS[4] queue   KEYS[5] queue entries
 -- (shared.lua)
 -- Returns {last token issued for the name (0 if unknown), waiters queued, then per live holder: owner
--- id, 'r' or 'w', token, ms left}. Error: the record holds another kind.
+-- id, 'r' or 'w', token, ms left, weight}. Error: the record holds another kind.
 local capacity, err = shared_record(KEYS[1], 'rw', nil)
 if err then return redis.error_reply(err) end
 local t = redis.call('TIME')
@@ -20,5 +20,6 @@ for i = 1, #all, 2 do
   result[#result + 1] = (capacity and tonumber(weight) >= capacity) and 'w' or 'r'
   result[#result + 1] = tonumber(token)
   result[#result + 1] = tonumber(expiry) - now
+  result[#result + 1] = tonumber(weight)
 end
 return result
