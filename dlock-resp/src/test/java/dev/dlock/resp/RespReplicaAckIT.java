@@ -11,7 +11,9 @@ import dev.dlock.testkit.SentinelSetup;
 import dev.dlock.testkit.Timing;
 import dev.dlock.testkit.TopologyExtension;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -65,6 +67,43 @@ final class RespReplicaAckIT {
             // Undone (owner-checked) before the exception was thrown.
             assertThat(master.command("EXISTS", "t:{a}")).isEqualTo(0L);
             hold.release();
+        }
+    }
+
+    /** Every kind of the family takes its holds through the same acknowledged path as the mutex. */
+    @Test
+    void replicaAcks1_everyKind_isAcknowledgedWithTheReplicaUp_andUndoneWhenItIsHeldBack(SentinelSetup setup)
+            throws Exception {
+        setup.awaitReplicasInSync();
+        RedisServer master = setup.initialMaster();
+        RedisServer replica = setup.initialReplicas().get(0);
+        try (LockClient client = client(setup.uri(), 1)) {
+            try (Lease permit = client.semaphore("s", 2).acquire();
+                    Lease read = client.readWriteLock("rw").readLock().acquire();
+                    Lease multi = client.multiLock("m-a", "m-b").acquire()) {
+                // acknowledged: the replica has applied each hold by the time its acquire returned
+                assertThat(replica.command("HLEN", "t:{s}:holds")).isEqualTo(1L);
+                assertThat(replica.command("HLEN", "t:{rw}:holds")).isEqualTo(1L);
+                assertThat(replica.command("EXISTS", "t:{m-a}", "t:{m-b}")).isEqualTo(2L);
+                assertThat(List.of(permit, read, multi)).allMatch(Lease::isValid);
+            }
+            try (SentinelSetup.HeldBackReplica hold = setup.holdBack(replica)) {
+                List<Callable<?>> acquires = List.of(
+                        () -> client.semaphore("s", 2).tryAcquire(Duration.ZERO),
+                        () -> client.readWriteLock("rw").readLock().tryAcquire(Duration.ZERO),
+                        () -> client.readWriteLock("rw").writeLock().tryAcquire(Duration.ZERO),
+                        () -> client.multiLock("m-a", "m-b").tryAcquire(Duration.ZERO));
+                for (Callable<?> acquire : acquires) {
+                    assertThatThrownBy(acquire::call)
+                            .isInstanceOf(LockReplicationException.class)
+                            .hasMessageContaining("acknowledged by 0 of the 1 replica");
+                }
+                // each undone (owner-checked) before its exception was thrown
+                assertThat(master.command("HLEN", "t:{s}:holds")).isEqualTo(0L);
+                assertThat(master.command("HLEN", "t:{rw}:holds")).isEqualTo(0L);
+                assertThat(master.command("EXISTS", "t:{m-a}", "t:{m-b}")).isEqualTo(0L);
+                hold.release();
+            }
         }
     }
 
