@@ -34,10 +34,7 @@ public final class HolderMain {
     public static void main(String[] args) throws Exception {
         String uri = args[0];
         String name = args[1];
-        TransportFactory transport = Class.forName(args[3])
-                .asSubclass(TransportFactory.class)
-                .getConstructor()
-                .newInstance();
+        TransportFactory transport = HolderProcesses.transport(args[3]);
         LockClient client = LockClient.builder()
                 .redisUri(uri)
                 .transport(transport)

@@ -5,9 +5,6 @@ import dev.dlock.LockClient;
 import dev.dlock.spi.RedisUri;
 import dev.dlock.spi.TransportFactory;
 import dev.dlock.testkit.RespConnection;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,10 +33,7 @@ public final class MultiHolderMain {
         List<String> names = List.of(args[1].split(","));
         int rounds = Integer.parseInt(args[2]);
         Random random = new Random(Long.parseLong(args[3]));
-        TransportFactory transport = Class.forName(args[4])
-                .asSubclass(TransportFactory.class)
-                .getConstructor()
-                .newInstance();
+        TransportFactory transport = HolderProcesses.transport(args[4]);
         LockClient client = LockClient.builder()
                 .redisUri(uri)
                 .transport(transport)
@@ -47,11 +41,7 @@ public final class MultiHolderMain {
                 .build();
         RedisUri.HostPort server = RedisUri.parse(uri).hosts().get(0);
         try (RespConnection conn = RespConnection.open(server.host(), server.port(), null, Duration.ofSeconds(10))) {
-            System.out.println("READY");
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            if (in.readLine() == null) {
-                throw new IllegalStateException("standard input closed before the start signal");
-            }
+            HolderProcesses.awaitStart();
             for (int i = 0; i < rounds; i++) {
                 List<String> chosen = new ArrayList<>(names);
                 Collections.shuffle(chosen, random);

@@ -7,8 +7,6 @@ import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockLostException;
-import dev.dlock.spi.RedisUri;
-import dev.dlock.testkit.JvmProcess;
 import dev.dlock.testkit.Timing;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -205,36 +203,14 @@ public abstract class MultiLockContract extends TransportContract {
 
     @Test
     void overlappingMultiLocksInRandomOrders_sixProcesses_neverDeadlockNorOverlap() {
-        String why = "the processes count themselves on a connection to the URI's first host, which is not the"
-                + " master (Sentinel) or not every key's node (Cluster)";
-        redis.skipOn(RedisUri.Topology.SENTINEL, why);
-        redis.skipOn(RedisUri.Topology.CLUSTER, why);
-        List<JvmProcess> processes = new ArrayList<>();
-        try {
-            for (int i = 0; i < 6; i++) {
-                processes.add(JvmProcess.start(
-                        MultiHolderMain.class,
-                        redis.uri(),
-                        String.join(",", NAMES),
-                        "15",
-                        Integer.toString(i),
-                        transport().getClass().getName()));
-            }
-            for (JvmProcess p : processes) {
-                p.awaitLine("READY", scaled(90_000));
-            }
-            processes.forEach(p -> p.send("GO"));
-            for (JvmProcess p : processes) {
-                p.awaitLine("DONE", scaled(90_000)); // a deadlock fails here, naming the process
-            }
-            for (String name : NAMES) {
-                assertThat(command("GET", SemaphoreHolderMain.peak(name)))
-                        .as("peak holders of " + name)
-                        .isEqualTo("1");
-                assertThat(command("GET", SemaphoreHolderMain.counter(name))).isEqualTo("0");
-            }
-        } finally {
-            processes.forEach(JvmProcess::close);
+        String transport = transport().getClass().getName();
+        HolderProcesses.contest(redis, MultiHolderMain.class, 6, Duration.ofSeconds(90), i ->
+                new String[] {redis.uri(), String.join(",", NAMES), "15", Integer.toString(i), transport});
+        for (String name : NAMES) {
+            assertThat(command("GET", SemaphoreHolderMain.peak(name)))
+                    .as("peak holders of " + name)
+                    .isEqualTo("1");
+            assertThat(command("GET", SemaphoreHolderMain.counter(name))).isEqualTo("0");
         }
     }
 

@@ -7,9 +7,6 @@ import dev.dlock.LockClient;
 import dev.dlock.spi.RedisUri;
 import dev.dlock.spi.TransportFactory;
 import dev.dlock.testkit.RespConnection;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
@@ -46,10 +43,7 @@ public final class ReadWriteHolderMain {
         String uri = args[1];
         String name = args[2];
         int rounds = Integer.parseInt(args[3]);
-        TransportFactory transport = Class.forName(args[5])
-                .asSubclass(TransportFactory.class)
-                .getConstructor()
-                .newInstance();
+        TransportFactory transport = HolderProcesses.transport(args[5]);
         LockClient client = LockClient.builder()
                 .redisUri(uri)
                 .transport(transport)
@@ -60,20 +54,13 @@ public final class ReadWriteHolderMain {
         if (!mode.equals("loop")) {
             Lease lease = (mode.equals("write") ? rw.writeLock() : rw.readLock()).acquire();
             System.out.println("ACQUIRED " + lease.fencingToken());
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            while (in.readLine() != null) {
-                // held until killed
-            }
+            HolderProcesses.holdUntilKilled();
             return;
         }
         int index = Integer.parseInt(args[6]);
         RedisUri.HostPort server = RedisUri.parse(uri).hosts().get(0);
         try (RespConnection conn = RespConnection.open(server.host(), server.port(), null, Duration.ofSeconds(10))) {
-            System.out.println("READY");
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            if (in.readLine() == null) {
-                throw new IllegalStateException("standard input closed before the start signal");
-            }
+            HolderProcesses.awaitStart();
             for (int i = 0; i < rounds; i++) {
                 boolean write = (i + index) % 3 == 0;
                 DistributedLock lock = write ? rw.writeLock() : rw.readLock();

@@ -8,7 +8,6 @@ import dev.dlock.DistributedReadWriteLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockLostException;
-import dev.dlock.spi.RedisUri;
 import dev.dlock.testkit.JvmProcess;
 import dev.dlock.testkit.Timing;
 import java.time.Duration;
@@ -137,39 +136,15 @@ public abstract class ReadWriteLockContract extends TransportContract {
 
     @Test
     void readersOverlap_andNoWriterOverlapsAnyone_sixProcesses() {
-        String why = "the processes count themselves on a connection to the URI's first host, which is not the"
-                + " master (Sentinel) or not every key's node (Cluster)";
-        redis.skipOn(RedisUri.Topology.SENTINEL, why);
-        redis.skipOn(RedisUri.Topology.CLUSTER, why);
-        List<JvmProcess> processes = new ArrayList<>();
-        try {
-            for (int i = 0; i < 6; i++) {
-                processes.add(JvmProcess.start(
-                        ReadWriteHolderMain.class,
-                        "loop",
-                        redis.uri(),
-                        "procs",
-                        "15",
-                        "30000",
-                        transport().getClass().getName(),
-                        Integer.toString(i)));
-            }
-            for (JvmProcess p : processes) {
-                p.awaitLine("READY", scaled(90_000));
-            }
-            processes.forEach(p -> p.send("GO")); // all contend at once: started one by one, they may not overlap
-            for (JvmProcess p : processes) {
-                p.awaitLine("DONE", scaled(60_000));
-            }
-            assertThat(command("GET", ReadWriteHolderMain.violations("procs")))
-                    .as("a writer beside anyone, or a reader beside a writer")
-                    .isNull();
-            assertThat(Integer.parseInt((String) command("GET", ReadWriteHolderMain.peak("procs"))))
-                    .as("peak readers")
-                    .isGreaterThan(1);
-        } finally {
-            processes.forEach(JvmProcess::close);
-        }
+        String transport = transport().getClass().getName();
+        HolderProcesses.contest(redis, ReadWriteHolderMain.class, 6, Duration.ofSeconds(60), i ->
+                new String[] {"loop", redis.uri(), "procs", "15", "30000", transport, Integer.toString(i)});
+        assertThat(command("GET", ReadWriteHolderMain.violations("procs")))
+                .as("a writer beside anyone, or a reader beside a writer")
+                .isNull();
+        assertThat(Integer.parseInt((String) command("GET", ReadWriteHolderMain.peak("procs"))))
+                .as("peak readers")
+                .isGreaterThan(1);
     }
 
     @Test

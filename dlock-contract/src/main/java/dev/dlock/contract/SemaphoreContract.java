@@ -9,7 +9,6 @@ import dev.dlock.LockClient;
 import dev.dlock.LockException;
 import dev.dlock.LockLostException;
 import dev.dlock.LockServerException;
-import dev.dlock.spi.RedisUri;
 import dev.dlock.testkit.JvmProcess;
 import dev.dlock.testkit.Timing;
 import java.time.Duration;
@@ -90,37 +89,13 @@ public abstract class SemaphoreContract extends TransportContract {
 
     @Test
     void threePermits_eightProcesses_neverMoreThanThreeHolders_andThreeIsReached() {
-        String why = "the processes count themselves on a connection to the URI's first host, which is not the"
-                + " master (Sentinel) or not every key's node (Cluster)";
-        redis.skipOn(RedisUri.Topology.SENTINEL, why);
-        redis.skipOn(RedisUri.Topology.CLUSTER, why);
-        List<JvmProcess> processes = new ArrayList<>();
-        try {
-            for (int i = 0; i < 8; i++) {
-                processes.add(JvmProcess.start(
-                        SemaphoreHolderMain.class,
-                        "loop",
-                        redis.uri(),
-                        "procs",
-                        "3",
-                        "15",
-                        "30000",
-                        transport().getClass().getName()));
-            }
-            for (JvmProcess p : processes) {
-                p.awaitLine("READY", scaled(90_000));
-            }
-            processes.forEach(p -> p.send("GO")); // all contend at once: started one by one, they may not overlap
-            for (JvmProcess p : processes) {
-                p.awaitLine("DONE", scaled(60_000));
-            }
-            assertThat(command("GET", SemaphoreHolderMain.peak("procs")))
-                    .as("peak holders")
-                    .isEqualTo("3");
-            assertThat(command("GET", SemaphoreHolderMain.counter("procs"))).isEqualTo("0");
-        } finally {
-            processes.forEach(JvmProcess::close);
-        }
+        String transport = transport().getClass().getName();
+        HolderProcesses.contest(redis, SemaphoreHolderMain.class, 8, Duration.ofSeconds(60), i ->
+                new String[] {"loop", redis.uri(), "procs", "3", "15", "30000", transport});
+        assertThat(command("GET", SemaphoreHolderMain.peak("procs")))
+                .as("peak holders")
+                .isEqualTo("3");
+        assertThat(command("GET", SemaphoreHolderMain.counter("procs"))).isEqualTo("0");
     }
 
     @Test

@@ -6,9 +6,6 @@ import dev.dlock.LockClient;
 import dev.dlock.spi.RedisUri;
 import dev.dlock.spi.TransportFactory;
 import dev.dlock.testkit.RespConnection;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
@@ -40,10 +37,7 @@ public final class SemaphoreHolderMain {
         String name = args[2];
         int permits = Integer.parseInt(args[3]);
         int n = Integer.parseInt(args[4]);
-        TransportFactory transport = Class.forName(args[6])
-                .asSubclass(TransportFactory.class)
-                .getConstructor()
-                .newInstance();
+        TransportFactory transport = HolderProcesses.transport(args[6]);
         LockClient client = LockClient.builder()
                 .redisUri(uri)
                 .transport(transport)
@@ -54,20 +48,13 @@ public final class SemaphoreHolderMain {
         if (mode.equals("hold")) {
             Lease lease = semaphore.acquire(n);
             System.out.println("ACQUIRED " + lease.fencingToken());
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            while (in.readLine() != null) {
-                // held until killed
-            }
+            HolderProcesses.holdUntilKilled();
             return;
         }
         RedisUri.HostPort server = RedisUri.parse(uri).hosts().get(0);
         // the testkit's small blocking client: a JVM per holder starts faster without Lettuce's Netty
         try (RespConnection conn = RespConnection.open(server.host(), server.port(), null, Duration.ofSeconds(10))) {
-            System.out.println("READY");
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            if (in.readLine() == null) {
-                throw new IllegalStateException("standard input closed before the start signal");
-            }
+            HolderProcesses.awaitStart();
             for (int i = 0; i < n; i++) {
                 try (Lease lease = semaphore.acquire()) {
                     conn.call("EVAL", COUNT_IN, "2", counter(name), peak(name));
