@@ -30,7 +30,7 @@ final class FailoverDemo {
     private static final String NAME = "failover";
     private static final Duration LEASE = Duration.ofSeconds(12);
     private static final long SHORT_JOB_MS = 100;
-    private static final long LONG_JOB_MS = 6_000;
+    private static final long LONG_JOB_MS = 10_000; // under the 12 s lease; covers the failover and the clients' follow
 
     private final PrintStream out;
     private final int workers;
