@@ -244,12 +244,15 @@ public interface DistributedLock extends Lock {
     Duration remaining();
 
     /**
-     * Reads the holder, remaining lease time and fencing token from Redis; one round trip.
+     * Reads the holder, remaining lease time and fencing token from Redis, with every holder of the name
+     * and the waiters queued in Redis (none on Redlock, whose waiters poll); one round trip. A multi-lock
+     * has no single snapshot: ask each name's {@code lock(name).info()}.
      *
      * @return a snapshot of the lock
      * @throws IllegalStateException if the client is closed
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      * @throws LockServerException if the lock's key holds another type
+     * @throws UnsupportedOperationException on a multi-lock
      */
     LockInfo info();
 }

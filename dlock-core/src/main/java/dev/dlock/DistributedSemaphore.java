@@ -150,6 +150,21 @@ public interface DistributedSemaphore {
     int availablePermits();
 
     /**
+     * Reads the semaphore from Redis: kind {@code semaphore}, every permit holder with the permits it
+     * holds, the queue of waiters with the permits each asks for, and as its holder the latest permit
+     * holder (the highest fencing token; when none, the last token issued for the name). Makes the
+     * semaphore's record at first use, as {@link #availablePermits()} does. One round trip; a snapshot.
+     * Its {@code holdCount} is 0: permits are leases, not thread holds.
+     *
+     * @return a snapshot of the semaphore
+     * @throws LockConnectionException if Redis does not answer within the command timeout
+     * @throws LockServerException if the name holds another kind of lock, the semaphore was created
+     *     with another count, or Redis answers with an error
+     * @throws IllegalStateException if the client is closed
+     */
+    LockInfo info();
+
+    /**
      * Changes the semaphore's count in Redis. More permits grant the queued waiters that now fit, at
      * once; fewer leave every holder its permits and let nobody in until the holders are within the
      * new count. Every client keeps being given the count the semaphore was created with.

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
+import dev.dlock.LockInfo;
 import dev.dlock.LockLostException;
 import dev.dlock.contract.LockKind.Subject;
 import dev.dlock.testkit.Timing;
@@ -117,6 +118,58 @@ public abstract class KindContract extends TransportContract {
                     .isLessThan(scaled(1000).toMillis());
             assertTokensLarger(got, held);
             got.release();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(LockKind.class)
+    void info_showsTheKind_theHolder_andTheWaitersQueuedInRedis_inFifoOrder(LockKind kind) throws Exception {
+        Assumptions.assumeTrue(
+                kind != LockKind.MULTI_LOCK, "a multi-lock has no single LockInfo: each of its names has its own");
+        String n = name(kind, "info");
+        String expectedKind = kind == LockKind.MUTEX ? "mutex" : kind == LockKind.SEMAPHORE_1 ? "semaphore" : "rw";
+        try (LockClient c = builder(redis.uri()).leaseTime(LEASE).build()) {
+            Lease held = kind.holder(a, n).acquire();
+            CompletableFuture<Lease> first = kind.contenders(b, n).get(0).acquireAsync(scaled(30_000));
+            awaitQueued(kind, n, 1);
+            CompletableFuture<Lease> second = kind.contenders(c, n).get(0).acquireAsync(scaled(30_000));
+            awaitQueued(kind, n, 2);
+
+            LockInfo info = kind.holder(a, n).info();
+            assertThat(info.kind()).isEqualTo(expectedKind);
+            assertThat(info.holderId()).hasValueSatisfying(id -> assertThat(id).startsWith(a.clientId() + ":"));
+            assertThat(info.fencingToken()).isEqualTo(held.fencingToken());
+            assertThat(info.remaining()).isPositive().isLessThanOrEqualTo(LEASE);
+            assertThat(info.holders()).singleElement().satisfies(h -> {
+                assertThat(h.ownerId()).isEqualTo(info.holderId().orElseThrow());
+                assertThat(h.fencingToken()).isEqualTo(held.fencingToken());
+            });
+            assertThat(info.waiters()).isEqualTo(2);
+            assertThat(info.queue())
+                    .as("first queued, first listed")
+                    .satisfiesExactly(
+                            w -> assertThat(w.ownerId()).startsWith(b.clientId() + ":"),
+                            w -> assertThat(w.ownerId()).startsWith(c.clientId() + ":"));
+            assertThat(info.queue()).allSatisfy(w -> assertThat(w.weight()).isPositive());
+
+            held.release();
+            first.get(scaled(5000).toMillis(), TimeUnit.MILLISECONDS).release();
+            second.get(scaled(5000).toMillis(), TimeUnit.MILLISECONDS).release();
+            LockInfo free = kind.holder(a, n).info();
+            assertThat(free.holderId()).isEmpty();
+            assertThat(free.holders()).isEmpty();
+            assertThat(free.waiters()).isZero();
+            assertThat(free.queue()).isEmpty();
+            assertThat(free.fencingToken()).as("the last token issued").isGreaterThan(held.fencingToken());
+        }
+    }
+
+    /** Waits until {@code waiters} acquires are queued in Redis for {@code n} (a mutex's queue or a shared lock's). */
+    private static void awaitQueued(LockKind kind, String n, long waiters) throws InterruptedException {
+        if (kind == LockKind.MUTEX) {
+            WaitQueue.awaitSize(redis, n, waiters);
+        } else {
+            WaitQueue.awaitShared(redis, n, waiters);
         }
     }
 

@@ -4,6 +4,7 @@ import dev.dlock.DistributedLock;
 import dev.dlock.DistributedSemaphore;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
+import dev.dlock.LockInfo;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -192,6 +193,9 @@ public enum LockKind {
         /** The lock, or empty for a semaphore. */
         Optional<DistributedLock> asLock();
 
+        /** Reads it from Redis ({@code info()} of the lock or the semaphore). */
+        LockInfo info();
+
         /** A {@link DistributedLock} as a subject. */
         static Subject of(String label, boolean shared, DistributedLock lock) {
             return new Subject() {
@@ -228,6 +232,11 @@ public enum LockKind {
                 @Override
                 public Optional<DistributedLock> asLock() {
                     return Optional.of(lock);
+                }
+
+                @Override
+                public LockInfo info() {
+                    return lock.info();
                 }
 
                 @Override
@@ -273,6 +282,11 @@ public enum LockKind {
                 @Override
                 public Optional<DistributedLock> asLock() {
                     return Optional.empty();
+                }
+
+                @Override
+                public LockInfo info() {
+                    return semaphore.info();
                 }
 
                 @Override

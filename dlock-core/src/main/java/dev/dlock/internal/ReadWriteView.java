@@ -1,14 +1,11 @@
 package dev.dlock.internal;
 
 import dev.dlock.Lease;
-import dev.dlock.LockAdmin;
 import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import dev.dlock.LockLostException;
 import dev.dlock.spi.Script;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -233,45 +230,19 @@ final class ReadWriteView extends ThreadLocking implements SharedLock {
     /**
      * This view's holder as Redis has it: the writer, or the latest reader (the highest token); when
      * there is none, the last token issued for the name. Kind {@code rw}; {@code holders} lists every
-     * holder of the name by token, readers with weight 1 and a writer with the whole capacity.
+     * holder of the name by token, readers with weight 1 and a writer with the whole capacity; the
+     * queue lists readers and writers alike.
      */
     @Override
     public LockInfo info() {
         lifecycle.checkOpen();
+        String[] args = {RECORD_KIND, "", Snapshots.QUEUE_SHOWN};
         List<?> reply = (List<?>) acquirer.scripts.await(
-                acquirer.scripts.eval(Scripts.RW_INFO, keys.scriptKeys(), new String[0]), keys.record());
-        long token = (Long) reply.get(0);
-        String holder = null;
-        long left = 0;
-        long best = -1;
-        String mine = write ? "w" : "r";
-        List<LockAdmin.Holder> holders = new ArrayList<>();
-        for (int i = 2; i + 4 < reply.size(); i += 5) {
-            long holderToken = (Long) reply.get(i + 2);
-            long holderLeft = Math.max(0, (Long) reply.get(i + 3));
-            holders.add(new LockAdmin.Holder(
-                    (String) reply.get(i),
-                    Math.toIntExact((Long) reply.get(i + 4)),
-                    holderToken,
-                    Duration.ofMillis(holderLeft)));
-            if (mine.equals(reply.get(i + 1)) && holderToken > best) {
-                holder = (String) reply.get(i);
-                best = holderToken;
-                left = holderLeft;
-            }
-        }
-        if (holder != null) {
-            token = best;
-        }
-        holders.sort(Comparator.comparingLong(LockAdmin.Holder::fencingToken));
-        return new LockInfo(
-                name(),
-                Optional.ofNullable(holder),
-                Duration.ofMillis(left),
-                token,
-                getHoldCount(),
-                RECORD_KIND,
-                holders);
+                acquirer.scripts.eval(Scripts.SHARED_INFO, keys.scriptKeys(), args), keys.record());
+        Snapshots.ViewFilter view = write
+                ? (weight, capacity) -> capacity > 0 && weight >= capacity
+                : (weight, capacity) -> capacity == 0 || weight < capacity;
+        return Snapshots.shared(name(), RECORD_KIND, reply, view, getHoldCount());
     }
 
     // ---- SharedLock and LeaseKind: how its holds are taken, end and are renewed ----------------

@@ -235,12 +235,8 @@ final class RedisDistributedLock extends ThreadLocking {
     public LockInfo info() {
         lifecycle.checkOpen();
         List<?> reply = (List<?>) scripts.await(
-                scripts.eval(Scripts.INFO, new String[] {keys.lock(), keys.fence()}, new String[0]), keys.lock());
-        long pttl = (Long) reply.get(0);
-        long token = (Long) reply.get(1);
-        Optional<String> holder = reply.size() > 2 ? Optional.of((String) reply.get(2)) : Optional.empty();
-        Duration remaining = pttl > 0 ? Duration.ofMillis(pttl) : Duration.ZERO;
-        return new LockInfo(keys.name(), holder, remaining, token, getHoldCount());
+                scripts.eval(Scripts.INFO, keys.scriptKeys(), new String[] {Snapshots.QUEUE_SHOWN}), keys.lock());
+        return Snapshots.mutex(keys.name(), reply, getHoldCount());
     }
 
     @Override

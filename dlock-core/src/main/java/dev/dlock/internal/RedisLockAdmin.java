@@ -4,7 +4,6 @@ import dev.dlock.LockAdmin;
 import dev.dlock.spi.Script;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -15,13 +14,12 @@ import java.util.Optional;
  * holds only immutable state and the thread-safe script runner.
  */
 final class RedisLockAdmin implements LockAdmin {
-    private static final Script STATUS = Scripts.loadWith("admin-status", Script.Reply.ARRAY, "common", "admin-read");
-    static final Script SCAN = Scripts.loadWith("admin-scan", Script.Reply.ARRAY, "common", "admin-read");
+    private static final Script STATUS =
+            Scripts.loadWith("admin-status", Script.Reply.ARRAY, "common", "queue-read", "admin-read");
+    static final Script SCAN = Scripts.loadWith("admin-scan", Script.Reply.ARRAY, "common", "queue-read", "admin-read");
     private static final Script FORCE_RELEASE = Scripts.loadShared("admin-force-release", Script.Reply.ARRAY);
     private static final Script PURGE = Scripts.load("admin-purge", Script.Reply.INTEGER);
     private static final String SCAN_COUNT = "200";
-    /** How many queued waiters {@link #status} lists (all are counted). */
-    private static final String QUEUE_SHOWN = "100";
 
     private final ScriptRunner scripts;
     private final String keyPrefix;
@@ -38,8 +36,9 @@ final class RedisLockAdmin implements LockAdmin {
     @Override
     public LockState status(String name) {
         String[] keys = keys(name);
-        List<?> reply = (List<?>) scripts.await(scripts.eval(STATUS, keys, new String[] {QUEUE_SHOWN}), keys[0]);
-        return state(name, reply, (Long) reply.get(5), queue((List<?>) reply.get(4)));
+        List<?> reply =
+                (List<?>) scripts.await(scripts.eval(STATUS, keys, new String[] {Snapshots.QUEUE_SHOWN}), keys[0]);
+        return state(name, reply, (Long) reply.get(5), Snapshots.queue((List<?>) reply.get(4)));
     }
 
     @Override
@@ -77,7 +76,7 @@ final class RedisLockAdmin implements LockAdmin {
         String[] keys = keys(name);
         List<?> reply = (List<?>) run(FORCE_RELEASE, keys, keys[0]);
         boolean handedOver = (Long) reply.get(2) > 0;
-        List<Holder> removed = holders((List<?>) reply.get(3));
+        List<Holder> removed = Snapshots.holders((List<?>) reply.get(3));
         if (removed.isEmpty()) {
             return new ForcedUnlock(Optional.empty(), handedOver);
         }
@@ -102,7 +101,7 @@ final class RedisLockAdmin implements LockAdmin {
      * highest token stands for the name in the mutex-shaped components.
      */
     private static LockState state(String name, List<?> reply, long lastToken, List<Waiter> queue) {
-        List<Holder> holders = holders((List<?>) reply.get(3));
+        List<Holder> holders = Snapshots.holders((List<?>) reply.get(3));
         Optional<Holder> latest = holders.isEmpty() ? Optional.empty() : Optional.of(holders.get(holders.size() - 1));
         return new LockState(
                 name,
@@ -114,27 +113,6 @@ final class RedisLockAdmin implements LockAdmin {
                 Math.toIntExact((Long) reply.get(1)),
                 holders,
                 queue);
-    }
-
-    /** Holders {owner, weight, token, remaining ms}, by token. */
-    private static List<Holder> holders(List<?> reply) {
-        List<Holder> holders = new ArrayList<>(reply.size());
-        for (Object entry : reply) {
-            List<?> h = (List<?>) entry;
-            holders.add(
-                    new Holder((String) h.get(0), Math.toIntExact((Long) h.get(1)), (Long) h.get(2), millis(h.get(3))));
-        }
-        holders.sort(Comparator.comparingLong(Holder::fencingToken));
-        return holders;
-    }
-
-    private static List<Waiter> queue(List<?> reply) {
-        List<Waiter> queue = new ArrayList<>(reply.size());
-        for (Object entry : reply) {
-            List<?> w = (List<?>) entry;
-            queue.add(new Waiter((String) w.get(0), Math.toIntExact((Long) w.get(1))));
-        }
-        return queue;
     }
 
     @Override
@@ -162,11 +140,6 @@ final class RedisLockAdmin implements LockAdmin {
         return new String[] {
             mutex.lock(), mutex.fence(), mutex.queue(), mutex.entries(), shared[2], shared[3], shared[4]
         };
-    }
-
-    /** A PTTL as a duration: zero when the key has none or is gone. */
-    private static Duration millis(Object pttl) {
-        return Duration.ofMillis(Math.max(0, (Long) pttl));
     }
 
     private static String escapeGlob(String text) {

@@ -3,6 +3,7 @@ package dev.dlock.internal;
 import dev.dlock.DistributedSemaphore;
 import dev.dlock.Lease;
 import dev.dlock.LockException;
+import dev.dlock.LockInfo;
 import dev.dlock.spi.Script;
 import java.time.Duration;
 import java.util.List;
@@ -16,6 +17,9 @@ import java.util.concurrent.CompletableFuture;
  * {@code semaphore-release.lua}, renewed by {@code semaphore-renew.lua}. Immutable and thread-safe.
  */
 final class RedisSemaphore implements DistributedSemaphore, SharedLock {
+    /** The first word of a semaphore's record, its {@code LockInfo.kind()}. */
+    static final String RECORD_KIND = "semaphore";
+
     private static final long FOREVER = Long.MAX_VALUE;
 
     private final SemaphoreKeys keys;
@@ -154,13 +158,22 @@ final class RedisSemaphore implements DistributedSemaphore, SharedLock {
 
     @Override
     public int availablePermits() {
+        return Snapshots.free(read("0"));
+    }
+
+    /** The holder it names is the latest permit holder (the highest token); holdCount is 0 (no thread holds). */
+    @Override
+    public LockInfo info() {
+        return Snapshots.shared(keys.name(), RECORD_KIND, read(Snapshots.QUEUE_SHOWN), Snapshots.ViewFilter.ALL, 0);
+    }
+
+    /** Runs shared-info.lua, listing up to {@code shown} waiters; makes the record at first use. */
+    private List<?> read(String shown) {
         lifecycle.checkOpen();
-        List<?> reply = (List<?>) acquirer.scripts.await(
-                acquirer.scripts.eval(Scripts.SEMAPHORE_INFO, keys.scriptKeys(), new String[] {permitsArg}),
+        return (List<?>) acquirer.scripts.await(
+                acquirer.scripts.eval(
+                        Scripts.SHARED_INFO, keys.scriptKeys(), new String[] {RECORD_KIND, permitsArg, shown}),
                 keys.record());
-        long capacity = (Long) reply.get(0);
-        long held = (Long) reply.get(1);
-        return (int) Math.max(0, capacity - held);
     }
 
     @Override

@@ -12,16 +12,15 @@ final class Scripts {
     static final Script RELEASE = loadWithCommon("release", Script.Reply.INTEGER);
     static final Script PASS = loadWithCommon("pass", Script.Reply.INTEGER);
     static final Script RENEW = load("renew", Script.Reply.ARRAY);
-    static final Script INFO = loadWithCommon("info", Script.Reply.ARRAY);
+    static final Script INFO = loadWith("info", Script.Reply.ARRAY, "common", "queue-read");
     static final Script SERVER_POLICY = load("server-policy", Script.Reply.ARRAY);
     static final Script SEMAPHORE_ACQUIRE = loadShared("semaphore-acquire", Script.Reply.INTEGER);
     static final Script SEMAPHORE_RELEASE = loadShared("semaphore-release", Script.Reply.INTEGER);
     static final Script SEMAPHORE_RENEW = load("semaphore-renew", Script.Reply.ARRAY);
-    static final Script SEMAPHORE_INFO = loadShared("semaphore-info", Script.Reply.ARRAY);
     static final Script SEMAPHORE_SET = loadShared("semaphore-set", Script.Reply.INTEGER);
     static final Script RW_ACQUIRE = loadShared("rw-acquire", Script.Reply.INTEGER);
     static final Script RW_RELEASE = loadShared("rw-release", Script.Reply.INTEGER);
-    static final Script RW_INFO = loadShared("rw-info", Script.Reply.ARRAY);
+    static final Script SHARED_INFO = loadWith("shared-info", Script.Reply.ARRAY, "common", "shared", "queue-read");
 
     private static final String PUBLISH = "redis.call('PUBLISH', ";
     private static final java.util.Map<Script, Script> SHARDED = new java.util.concurrent.ConcurrentHashMap<>();

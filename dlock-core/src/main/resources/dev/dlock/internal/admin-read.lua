@@ -1,28 +1,8 @@
 -- Reads one name of any kind for operators, without writing (admin-status, admin-scan), put after
--- common.lua. A name is a mutex (its key a hash, or absent) or a shared lock (its key a string record
--- '<kind> <declared> <capacity>', shared.lua: kind = the record's first word, so a semaphore and any
--- later kind on the same model read alike). Keys of a name (LockKeys, SemaphoreKeys), in this order:
+-- common.lua and queue-read.lua. A name is a mutex (its key a hash, or absent) or a shared lock (its
+-- key a string record '<kind> <declared> <capacity>', shared.lua: kind = the record's first word, so a
+-- semaphore and any later kind on the same model read alike). Keys of a name (LockKeys, SemaphoreKeys), in this order:
 --   {lock, fence, mutex queue, mutex queue entries, shared holds, shared queue, shared queue entries}
-
--- The first 'shown' waiters of a queue in FIFO order, each {owner, weight}, and how many are queued.
--- 'weight_field': where the weight is in a queue entry (nil: a mutex's waiter, weight 1).
-local function admin_queue(queue, entries, shown, weight_field)
-  local waiters = redis.call('ZCARD', queue)
-  local listed = {}
-  if shown > 0 and waiters > 0 then
-    for _, owner in ipairs(redis.call('ZRANGE', queue, 0, shown - 1)) do
-      local weight = 1
-      if weight_field then
-        local entry = redis.call('HGET', entries, owner) or ''
-        local fields = {}
-        for f in string.gmatch(entry, '%S+') do fields[#fields + 1] = f end
-        weight = tonumber(fields[weight_field]) or 0
-      end
-      listed[#listed + 1] = {owner, weight}
-    end
-  end
-  return listed, waiters
-end
 
 -- Returns {kind, capacity, waiters, holders, queue, last token issued (0: unknown)}: holders are
 -- {owner, weight, token, remaining ms} (live ones only: a shared holder whose lease ran out at server
@@ -38,7 +18,7 @@ local function admin_read(keys, now, shown)
       local token = tonumber(redis.call('HGET', lock, 'token') or '0') or 0
       holders[1] = {owner, 1, token, math.max(0, redis.call('PTTL', lock))}
     end
-    queue, waiters = admin_queue(keys[3], keys[4], shown, nil)
+    queue, waiters = read_queue(keys[3], keys[4], shown, nil)
   elseif ktype == 'string' then
     local raw = redis.call('GET', lock)
     local k, _, c = string.match(raw, '^(%a+) (%d+) (%d+)$')
@@ -54,7 +34,7 @@ local function admin_read(keys, now, shown)
         holders[#holders + 1] = {all[i], tonumber(weight), tonumber(token), tonumber(expiry) - now}
       end
     end
-    queue, waiters = admin_queue(keys[6], keys[7], shown, 4)
+    queue, waiters = read_queue(keys[6], keys[7], shown, 4)
   else
     return nil, redis.error_reply('WRONGTYPE dlock lock key ' .. lock .. ' holds a ' .. ktype .. ', not a dlock lock')
   end
