@@ -91,7 +91,7 @@ final class ReadWriteView extends ThreadLocking implements SharedLock {
             lease = beside(writing.lease); // the downgrade: never waits, the write hold keeps everyone out
         } else {
             lease = SharedAcquires.await(
-                    acquirer, start(leaseMillis, true, waitNanos, "-"), keys.record(), interruptible);
+                    acquirer, wait -> start(leaseMillis, true, wait, "-"), waitNanos, keys.record(), interruptible);
             if (lease == null) {
                 return false;
             }
@@ -119,7 +119,7 @@ final class ReadWriteView extends ThreadLocking implements SharedLock {
         writeLease.confirmForReentry(); // throws its loss, or proves it valid for half a lease
         try {
             RedisLease lease = SharedAcquires.await(
-                    acquirer, start(leaseMillis, true, 0, writeLease.owner()), keys.record(), false);
+                    acquirer, wait -> start(leaseMillis, true, wait, writeLease.owner()), 0, keys.record(), false);
             if (lease == null) {
                 throw new IllegalStateException("dlock: a read hold beside a write hold was refused as busy");
             }
@@ -200,7 +200,8 @@ final class ReadWriteView extends ThreadLocking implements SharedLock {
         refuseUpgrade();
         lifecycle.checkOpen();
         try {
-            return SharedAcquires.await(acquirer, start(leaseMillis, renewed, waitNanos, "-"), keys.record(), true);
+            return SharedAcquires.await(
+                    acquirer, wait -> start(leaseMillis, renewed, wait, "-"), waitNanos, keys.record(), true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LockException("interrupted while waiting for the " + describe(), e);

@@ -179,10 +179,17 @@ final class RedisDistributedLock extends ThreadLocking {
     }
 
     /**
-     * Runs an acquire and waits for it. An interrupt cancels it and waits until any lock it took
+     * Runs an acquire and waits for it, until it returns a hold valid for half its lease as this thread
+     * sees it ({@link FreshHolds}). An interrupt cancels it and waits until any lock it took
      * concurrently has been released, so an interrupted acquire leaves nothing behind.
      */
     private RedisLease await(String owner, long leaseMillis, boolean renewed, long waitNanos, boolean interruptible)
+            throws InterruptedException {
+        return FreshHolds.await(
+                gates.ticker, waitNanos, wait -> awaitTurn(owner, leaseMillis, renewed, wait, interruptible));
+    }
+
+    private RedisLease awaitTurn(String owner, long leaseMillis, boolean renewed, long waitNanos, boolean interruptible)
             throws InterruptedException {
         lifecycle.checkOpen();
         Turn turn = gates.enter(keys, owner, leaseMillis, renewed, waitNanos);

@@ -187,30 +187,8 @@ final class RedisLease implements Lease {
      * @throws LockLostException if the hold is lost or cannot be shown valid for that long
      */
     void confirmForReentry() {
-        long margin = Validity.marginNanos(leaseMillis);
-        if (state == State.HELD && deadline - ticker.nanos() >= margin) {
+        if (validForHalf()) {
             return;
-        }
-        if (state == State.HELD && deadline - ticker.nanos() > 0) {
-            long sentAt = ticker.nanos();
-            Boolean ours;
-            try {
-                ours = leases.scripts().await(leases.renewNow(this), keys.lock());
-            } catch (LockReplicationException e) {
-                // Renewed on the master only: it does not count, and the hold is expired below.
-                Log.LOG.log(System.Logger.Level.WARNING, "dlock: {0}", e.getMessage());
-                ours = null;
-            }
-            if (ours == null) {
-                // not acknowledged: falls through to the expiry
-            } else if (ours) {
-                renewed(sentAt);
-                if (deadline - ticker.nanos() >= margin) {
-                    return;
-                }
-            } else {
-                markLost("the renewal found the key gone or owned by another owner");
-            }
         }
         if (state == State.HELD) {
             expire("it could not be shown valid for half its lease of " + leaseMillis + " ms when re-entered");
@@ -220,6 +198,71 @@ final class RedisLease implements Lease {
             throw awaitLoss();
         }
         throw new IllegalStateException("lease " + this + " was released while its thread re-entered it");
+    }
+
+    /**
+     * For an acquire, on its caller's thread as it is about to return this new hold: whether the hold is
+     * valid for at least half its lease time as the caller's clock has it. The acquire checked that when
+     * its reply was processed, on the transport's thread; the caller's thread may wake up much later on a
+     * loaded host, and the hold is then renewed now, one round trip (a fixed lease gets its lease time
+     * again from now). When that cannot be shown (lost, or the renewal not acknowledged) the hold is
+     * released and false returned: the caller tries again. A failure of the renewal releases it too.
+     *
+     * @throws dev.dlock.LockException if the renewal fails (connection, server): the hold is released
+     */
+    boolean keepForCaller() {
+        boolean valid;
+        try {
+            valid = validForHalf();
+        } catch (RuntimeException | Error e) {
+            releaseQuietly();
+            throw e;
+        }
+        if (!valid) {
+            Log.LOG.log(
+                    System.Logger.Level.INFO,
+                    "dlock: a hold of ''{0}'' could not be shown valid for half its lease of {1} ms when its"
+                            + " acquire returned; it is given up and the acquire tries again",
+                    keys.name(),
+                    leaseMillis);
+            releaseQuietly();
+        }
+        return valid;
+    }
+
+    /**
+     * Whether the hold is valid for at least half its lease time now, renewing it first (one round trip)
+     * if it is held with less: a renewal that finds the key gone marks it lost; one that is not
+     * acknowledged by the replicas does not count.
+     */
+    private boolean validForHalf() {
+        long margin = Validity.marginNanos(leaseMillis);
+        if (state == State.HELD && deadline - ticker.nanos() >= margin) {
+            return true;
+        }
+        if (state == State.HELD && deadline - ticker.nanos() > 0) {
+            long sentAt = ticker.nanos();
+            Boolean ours;
+            try {
+                ours = leases.scripts().await(leases.renewNow(this), keys.lock());
+            } catch (LockReplicationException e) {
+                // Renewed on the master only: it does not count.
+                Log.LOG.log(System.Logger.Level.WARNING, "dlock: {0}", e.getMessage());
+                ours = null;
+            }
+            if (ours == null) {
+                return false;
+            } else if (ours) {
+                renewed(sentAt);
+                if (!renewed) {
+                    leases.expireAtDeadline(this, "its fixed lease time of " + leaseMillis + " ms ran out");
+                }
+                return state == State.HELD && deadline - ticker.nanos() >= margin;
+            } else {
+                markLost("the renewal found the key gone or owned by another owner");
+            }
+        }
+        return false;
     }
 
     private LockLostException awaitLoss() {

@@ -149,7 +149,8 @@ final class RedisSemaphore implements DistributedSemaphore, SharedLock {
     private Lease await(int n, long leaseMillis, boolean renewed, long waitNanos) {
         lifecycle.checkOpen();
         try {
-            return SharedAcquires.await(acquirer, start(n, leaseMillis, renewed, waitNanos), keys.record(), true);
+            return SharedAcquires.await(
+                    acquirer, wait -> start(n, leaseMillis, renewed, wait), waitNanos, keys.record(), true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LockException("interrupted while waiting for semaphore '" + keys.name() + "'", e);

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongFunction;
 
 /**
  * How a caller waits for a {@link PermitAcquisition}, shared by every kind on the shared-lock model
@@ -41,12 +42,22 @@ final class SharedAcquires {
     }
 
     /**
-     * Waits for an acquire: its lease, or null when the wait ran out. An interrupt gives it up (when
-     * {@code interruptible}; otherwise it is remembered and the interrupt flag set again at the end).
+     * Runs acquires started by {@code start} (given the wait left) and waits for them: a lease valid for
+     * half its lease time as this thread sees it ({@link FreshHolds}), or null when the wait ran out. An
+     * interrupt gives it up (when {@code interruptible}; otherwise it is remembered and the interrupt flag
+     * set again at the end).
      *
      * @throws InterruptedException if interrupted while an interruptible wait was on
      */
-    static RedisLease await(Acquirer acquirer, PermitAcquisition acquisition, String key, boolean interruptible)
+    static RedisLease await(
+            Acquirer acquirer, LongFunction<PermitAcquisition> start, long waitNanos, String key, boolean interruptible)
+            throws InterruptedException {
+        return FreshHolds.await(
+                acquirer.ticker, waitNanos, wait -> awaitOne(acquirer, start.apply(wait), key, interruptible));
+    }
+
+    private static RedisLease awaitOne(
+            Acquirer acquirer, PermitAcquisition acquisition, String key, boolean interruptible)
             throws InterruptedException {
         boolean interrupted = false;
         try {

@@ -1,0 +1,45 @@
+package dev.dlock.internal;
+
+/**
+ * The last step of every blocking acquire, on the caller's thread: it returns a hold only once the
+ * caller's own clock shows it valid for at least half its lease ({@link RedisLease#keepForCaller}); a
+ * hold that cannot be shown so is released and the acquire runs again within what is left of its wait
+ * (once more at least, for a wait of zero). Stateless; thread-safe.
+ */
+final class FreshHolds {
+    private FreshHolds() {}
+
+    /** One acquire, waiting up to the given nanoseconds ({@link ThreadLocking#FOREVER}: no end). */
+    @FunctionalInterface
+    interface Attempt {
+        /**
+         * Runs the acquire and waits for it.
+         *
+         * @return the hold, or null when the wait ran out
+         * @throws InterruptedException if interrupted while an interruptible wait was on
+         */
+        RedisLease run(long waitNanos) throws InterruptedException;
+    }
+
+    /**
+     * Runs {@code attempt} until it returns a hold the caller can keep, or null.
+     *
+     * @throws InterruptedException as the attempt throws it
+     */
+    static RedisLease await(Ticker ticker, long waitNanos, Attempt attempt) throws InterruptedException {
+        long begun = ticker.nanos();
+        long wait = waitNanos;
+        for (boolean retried = false; ; retried = true) {
+            RedisLease lease = attempt.run(wait);
+            if (lease == null || lease.keepForCaller()) {
+                return lease;
+            }
+            if (waitNanos != ThreadLocking.FOREVER) {
+                wait = Math.max(0, waitNanos - (ticker.nanos() - begun));
+                if (wait == 0 && retried) {
+                    return null;
+                }
+            }
+        }
+    }
+}
