@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -171,31 +170,21 @@ final class MultiLock extends ThreadLocking {
 
     // ---- lease-owned -----------------------------------------------------------------------
 
+    /** Watchdog-renewed leases take each name's lock's lease time ({@code leaseMillis} is not used then). */
     @Override
-    public Lease acquire() {
-        return acquireLease(FOREVER, null);
+    Lease awaitLease(long waitNanos, long leaseMillis, boolean renewed) throws InterruptedException {
+        return acquireAll(waitNanos, renewed ? null : Duration.ofMillis(leaseMillis), true);
+    }
+
+    /** Not used: each name's lock has its client's. */
+    @Override
+    long clientLeaseMillis() {
+        return 0;
     }
 
     @Override
-    public Optional<Lease> tryAcquire(Duration wait) {
-        Duration w = Args.notNegative("wait", wait);
-        return Optional.ofNullable(acquireLease(w.toNanos(), null));
-    }
-
-    @Override
-    public Optional<Lease> tryAcquire(Duration wait, Duration leaseTime) {
-        Duration w = Args.notNegative("wait", wait);
-        Duration lease = Args.leaseTime("leaseTime", leaseTime);
-        return Optional.ofNullable(acquireLease(w.toNanos(), lease));
-    }
-
-    private Lease acquireLease(long waitNanos, Duration leaseTime) {
-        try {
-            return acquireAll(waitNanos, leaseTime, true);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockException("interrupted while waiting for multi-lock " + label, e);
-        }
+    String waitedFor() {
+        return "multi-lock " + label;
     }
 
     @Override

@@ -1,13 +1,11 @@
 package dev.dlock.internal;
 
 import dev.dlock.Lease;
-import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import dev.dlock.LockLostException;
 import dev.dlock.spi.Script;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -179,33 +177,21 @@ final class ReadWriteView extends ThreadLocking implements SharedLock {
     // ---- lease-owned -----------------------------------------------------------------------
 
     @Override
-    public Lease acquire() {
-        return acquireLease(FOREVER, leaseMillis, true);
-    }
-
-    @Override
-    public Optional<Lease> tryAcquire(Duration wait) {
-        Duration w = Args.notNegative("wait", wait);
-        return Optional.ofNullable(acquireLease(w.toNanos(), leaseMillis, true));
-    }
-
-    @Override
-    public Optional<Lease> tryAcquire(Duration wait, Duration leaseTime) {
-        Duration w = Args.notNegative("wait", wait);
-        Duration lease = Args.leaseTime("leaseTime", leaseTime);
-        return Optional.ofNullable(acquireLease(w.toNanos(), lease.toMillis(), false));
-    }
-
-    private Lease acquireLease(long waitNanos, long leaseMillis, boolean renewed) {
+    Lease awaitLease(long waitNanos, long leaseMillis, boolean renewed) throws InterruptedException {
         refuseUpgrade();
         lifecycle.checkOpen();
-        try {
-            return SharedAcquires.await(
-                    acquirer, wait -> start(leaseMillis, renewed, wait, "-"), waitNanos, keys.record(), true);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockException("interrupted while waiting for the " + describe(), e);
-        }
+        return SharedAcquires.await(
+                acquirer, wait -> start(leaseMillis, renewed, wait, "-"), waitNanos, keys.record(), true);
+    }
+
+    @Override
+    long clientLeaseMillis() {
+        return leaseMillis;
+    }
+
+    @Override
+    String waitedFor() {
+        return "the " + describe();
     }
 
     @Override

@@ -1,11 +1,9 @@
 package dev.dlock.internal;
 
 import dev.dlock.Lease;
-import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -127,30 +125,18 @@ final class RedisDistributedLock extends ThreadLocking {
     // ---- lease-owned -----------------------------------------------------------------------
 
     @Override
-    public Lease acquire() {
-        return acquireLease(FOREVER, leaseMillis, true);
+    Lease awaitLease(long waitNanos, long leaseMillis, boolean renewed) throws InterruptedException {
+        return await(owners.newLease(), leaseMillis, renewed, waitNanos, true);
     }
 
     @Override
-    public Optional<Lease> tryAcquire(Duration wait) {
-        Duration w = Args.notNegative("wait", wait);
-        return Optional.ofNullable(acquireLease(w.toNanos(), leaseMillis, true));
+    long clientLeaseMillis() {
+        return leaseMillis;
     }
 
     @Override
-    public Optional<Lease> tryAcquire(Duration wait, Duration leaseTime) {
-        Duration w = Args.notNegative("wait", wait);
-        Duration lease = Args.leaseTime("leaseTime", leaseTime);
-        return Optional.ofNullable(acquireLease(w.toNanos(), lease.toMillis(), false));
-    }
-
-    private Lease acquireLease(long waitNanos, long leaseMillis, boolean renewed) {
-        try {
-            return await(owners.newLease(), leaseMillis, renewed, waitNanos, true);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockException("interrupted while waiting for lock '" + keys.name() + "'", e);
-        }
+    String waitedFor() {
+        return "lock '" + keys.name() + "'";
     }
 
     @Override

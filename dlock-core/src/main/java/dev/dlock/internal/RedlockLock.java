@@ -151,30 +151,18 @@ final class RedlockLock extends ThreadLocking {
     // ---- lease-owned -----------------------------------------------------------------------
 
     @Override
-    public Lease acquire() {
-        return acquireLease(FOREVER, ctx.leaseMillis(), true);
+    Lease awaitLease(long waitNanos, long leaseMillis, boolean renewed) throws InterruptedException {
+        return await(leaseMillis, renewed, waitNanos, true);
     }
 
     @Override
-    public Optional<Lease> tryAcquire(Duration wait) {
-        Duration w = Args.notNegative("wait", wait);
-        return Optional.ofNullable(acquireLease(w.toNanos(), ctx.leaseMillis(), true));
+    long clientLeaseMillis() {
+        return ctx.leaseMillis();
     }
 
     @Override
-    public Optional<Lease> tryAcquire(Duration wait, Duration leaseTime) {
-        Duration w = Args.notNegative("wait", wait);
-        Duration lease = Args.leaseTime("leaseTime", leaseTime);
-        return Optional.ofNullable(acquireLease(w.toNanos(), lease.toMillis(), false));
-    }
-
-    private Lease acquireLease(long waitNanos, long leaseMillis, boolean renewed) {
-        try {
-            return await(leaseMillis, renewed, waitNanos, true);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockException("interrupted while waiting for lock '" + name + "'", e);
-        }
+    String waitedFor() {
+        return "lock '" + name + "'";
     }
 
     @Override

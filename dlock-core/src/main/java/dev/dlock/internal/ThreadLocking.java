@@ -1,15 +1,19 @@
 package dev.dlock.internal;
 
 import dev.dlock.DistributedLock;
+import dev.dlock.Lease;
+import dev.dlock.LockException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 
 /**
  * The {@link java.util.concurrent.locks.Lock} entry points of a {@link DistributedLock}, shared by the
- * lock of one Redis and the Redlock lock: each maps to one {@link #lockForThread} call with its wait
- * and interruptibility, checking the interrupt flag first where the {@code Lock} contract says so;
- * and {@link #newCondition()}, which neither offers.
+ * lock of one Redis, the read-write lock's views and the Redlock lock: each maps to one {@link
+ * #lockForThread} call with its wait and interruptibility, checking the interrupt flag first where the
+ * {@code Lock} contract says so; the lease-owned {@code acquire}/{@code tryAcquire} overloads, each one
+ * {@link #awaitLease} call; and {@link #newCondition()}, which none offers.
  * Thread-safety is the subclass's, as {@link #lockForThread} has it.
  */
 abstract class ThreadLocking implements DistributedLock {
@@ -25,6 +29,50 @@ abstract class ThreadLocking implements DistributedLock {
      * @throws InterruptedException if interrupted while an interruptible wait was on
      */
     abstract boolean lockForThread(long waitNanos, boolean interruptible) throws InterruptedException;
+
+    /**
+     * Takes a lease owned by no thread, interruptibly.
+     *
+     * @param waitNanos how long to wait, {@link #FOREVER} for no end
+     * @param leaseMillis the lease time
+     * @param renewed whether the watchdog renews it (else a fixed lease)
+     * @return the lease, or null when the wait ran out
+     * @throws InterruptedException if interrupted while waiting
+     */
+    abstract Lease awaitLease(long waitNanos, long leaseMillis, boolean renewed) throws InterruptedException;
+
+    /** The lease time of watchdog-renewed leases: the client's. */
+    abstract long clientLeaseMillis();
+
+    /** What an interrupted wait says it waited for, such as {@code lock 'x'}. */
+    abstract String waitedFor();
+
+    @Override
+    public Lease acquire() {
+        return acquireLease(FOREVER, clientLeaseMillis(), true);
+    }
+
+    @Override
+    public Optional<Lease> tryAcquire(Duration wait) {
+        Duration w = Args.notNegative("wait", wait);
+        return Optional.ofNullable(acquireLease(w.toNanos(), clientLeaseMillis(), true));
+    }
+
+    @Override
+    public Optional<Lease> tryAcquire(Duration wait, Duration leaseTime) {
+        Duration w = Args.notNegative("wait", wait);
+        Duration lease = Args.leaseTime("leaseTime", leaseTime);
+        return Optional.ofNullable(acquireLease(w.toNanos(), lease.toMillis(), false));
+    }
+
+    private Lease acquireLease(long waitNanos, long leaseMillis, boolean renewed) {
+        try {
+            return awaitLease(waitNanos, leaseMillis, renewed);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockException("interrupted while waiting for " + waitedFor(), e);
+        }
+    }
 
     @Override
     public void lock() {
