@@ -177,7 +177,7 @@ public final class BenchMain {
         return switch (workload) {
             case W1, W2, W3, W4, W7 -> InProcessRun.run(workload, peer, deployment, settings, run);
             case W9, W10, W13 -> FamilyRun.run(workload, peer, deployment, settings, run);
-            case W5, W8, W11, W12 -> ProcessesRun.run(workload, peer, deployment, settings.forW5(), run);
+            case W5, W8, W11, W12, W14 -> ProcessesRun.run(workload, peer, deployment, settings.forW5(), run);
             case W6 -> LeasesRun.run(peer, deployment.masters().get(0), settings, run);
         };
     }
