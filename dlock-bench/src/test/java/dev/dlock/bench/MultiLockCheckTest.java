@@ -3,23 +3,14 @@ package dev.dlock.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The multi-lock benchmarks' draw and exclusion check (W13, W14): it sees every overlap on a name; no Redis. */
 final class MultiLockCheckTest {
-    private static final int THREADS = 8;
-    private static final int HOLDS_PER_THREAD = 2_000;
-
     @Test
     void draw_givesTwoDistinctNamesOfThePool_inBothOrders() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
@@ -82,9 +73,9 @@ final class MultiLockCheckTest {
     }
 
     /**
-     * Eight threads take pairs of a pool of local locks, in the pool's order (no deadlock), 20 µs inside; with {@code
-     * both} false each locks only the first name drawn, what the check is there to catch. Fails if a thread throws or
-     * has not finished within a minute.
+     * Eight threads take pairs of a pool of local locks, in the pool's order (no deadlock), 20 µs inside ({@link
+     * ConcurrentHolds}); with {@code both} false each locks only the first name drawn, what the check is there to
+     * catch.
      */
     private static long violations(boolean both) throws Exception {
         ReentrantLock[] names = new ReentrantLock[MultiLockCheck.POOL];
@@ -92,44 +83,21 @@ final class MultiLockCheckTest {
             names[i] = new ReentrantLock();
         }
         MultiLockCheck check = MultiLockCheck.inMemory();
-        LongAdder violations = new LongAdder();
-        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-        try {
-            List<Future<?>> workers = new ArrayList<>();
-            for (int t = 1; t <= THREADS; t++) {
-                long id = t;
-                workers.add(pool.submit(() -> {
-                    ThreadLocalRandom random = ThreadLocalRandom.current();
-                    for (int i = 0; i < HOLDS_PER_THREAD; i++) {
-                        MultiLockCheck.Pair pair = MultiLockCheck.Pair.draw(random);
-                        List<ReentrantLock> held = both
-                                ? List.of(
-                                        names[Math.min(pair.first(), pair.second())],
-                                        names[Math.max(pair.first(), pair.second())])
-                                : List.of(names[pair.first()]);
-                        held.forEach(ReentrantLock::lock);
-                        try {
-                            if (!check.enter(pair, id)) {
-                                violations.increment();
-                            }
-                            long start = System.nanoTime();
-                            while (System.nanoTime() - start < 20_000) {
-                                Thread.onSpinWait();
-                            }
-                            check.leave(pair, id);
-                        } finally {
-                            held.forEach(ReentrantLock::unlock);
-                        }
-                    }
-                    return null;
-                }));
+        return ConcurrentHolds.violations((id, random) -> {
+            MultiLockCheck.Pair pair = MultiLockCheck.Pair.draw(random);
+            List<ReentrantLock> held = both
+                    ? List.of(
+                            names[Math.min(pair.first(), pair.second())], names[Math.max(pair.first(), pair.second())])
+                    : List.of(names[pair.first()]);
+            held.forEach(ReentrantLock::lock);
+            try {
+                boolean alone = check.enter(pair, id);
+                ConcurrentHolds.stayInside();
+                check.leave(pair, id);
+                return alone;
+            } finally {
+                held.forEach(ReentrantLock::unlock);
             }
-            for (Future<?> worker : workers) {
-                worker.get(60, TimeUnit.SECONDS); // a worker's exception or hang fails the test here
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-        return violations.sum();
+        });
     }
 }
