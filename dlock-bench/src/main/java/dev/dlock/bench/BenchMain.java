@@ -172,12 +172,12 @@ public final class BenchMain {
         return order;
     }
 
-    private static Measurement measure(
-            Workload workload, Peer peer, Deployment deployment, Settings settings, int run) {
+    /** Measures one workload of one peer the way the suite does: in this JVM or in client processes. */
+    static Measurement measure(Workload workload, Peer peer, Deployment deployment, Settings settings, int run) {
         return switch (workload) {
             case W1, W2, W3, W4, W7 -> InProcessRun.run(workload, peer, deployment, settings, run);
             case W9, W10, W13 -> FamilyRun.run(workload, peer, deployment, settings, run);
-            case W5, W8, W11, W12 -> ProcessesRun.run(workload, peer, deployment, settings.forW5(), run);
+            case W5, W8, W11, W12, W14 -> ProcessesRun.run(workload, peer, deployment, settings.forW5(), run);
             case W6 -> LeasesRun.run(peer, deployment.masters().get(0), settings, run);
         };
     }

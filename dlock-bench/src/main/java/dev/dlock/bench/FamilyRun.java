@@ -3,7 +3,6 @@ package dev.dlock.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -12,20 +11,18 @@ import org.HdrHistogram.Histogram;
 /**
  * W9, W10 (a read-write lock) and W13 (multi-locks): threads of one client loop lock, critical section, unlock, as in
  * {@link InProcessRun}, each hold drawn at random: read or write ({@link Workload#writePercent()}), or two distinct
- * names of {@link #POOL} in a random order. Exclusion is checked inside the critical section: for the read-write lock
- * by a {@link ReadWriteCheck}, for the multi-lock by an owner slot per name that the holder claims for each of its
- * names. A measurement with any violation reports it as a failure, whichever the peer.
+ * names of a small pool in a random order ({@link MultiLockCheck.Pair}). Exclusion is checked inside the critical
+ * section: for the read-write lock by a {@link ReadWriteCheck}, for the multi-lock by a {@link MultiLockCheck}. A
+ * measurement with any violation reports it as a failure, whichever the peer. W14 runs W13's multi-locks in processes
+ * ({@link ProcessesRun}).
  */
 final class FamilyRun {
-    /** The names W13's multi-locks draw from: 6 pairs, each overlapping 4 of the other 5. */
-    static final int POOL = 4;
-
     private static final long JOIN_MILLIS = 60_000;
 
     private final Workload workload;
     private final Settings settings;
     private final ReadWriteCheck readWrite = ReadWriteCheck.inMemory();
-    private final AtomicIntegerArray owners = new AtomicIntegerArray(POOL);
+    private final MultiLockCheck multiLock = MultiLockCheck.inMemory();
     private final LongAdder violations = new LongAdder();
     private volatile boolean stop;
     private volatile Throwable failure;
@@ -124,27 +121,25 @@ final class FamilyRun {
                 ReadWriteLock readWriteLock = workload.readWrite() ? client.readWriteLock(base) : null;
                 while (!stop) {
                     boolean write = false;
-                    int first = -1;
-                    int second = -1;
+                    MultiLockCheck.Pair pair = null;
                     Lock lock;
                     if (readWriteLock != null) {
                         write = random.nextInt(100) < workload.writePercent();
                         lock = write ? readWriteLock.writeLock() : readWriteLock.readLock();
                     } else {
-                        first = random.nextInt(POOL);
-                        second = (first + 1 + random.nextInt(POOL - 1)) % POOL;
-                        lock = client.multiLock(List.of(base + "-" + first, base + "-" + second));
+                        pair = MultiLockCheck.Pair.draw(random);
+                        lock = client.multiLock(pair.names(base));
                     }
                     long t0 = System.nanoTime();
                     lock.lock();
                     long t1 = System.nanoTime();
-                    if (!enter(write, first, second)) {
+                    if (!enter(write, pair)) {
                         violations.increment();
                     }
                     while (System.nanoTime() - t1 < workload.criticalNanos) {
                         Thread.onSpinWait();
                     }
-                    leave(write, first, second);
+                    leave(write, pair);
                     long t2 = System.nanoTime();
                     lock.unlock();
                     long t3 = System.nanoTime();
@@ -160,24 +155,20 @@ final class FamilyRun {
             }
         }
 
-        private boolean enter(boolean write, int first, int second) {
-            if (first < 0) {
-                return write ? readWrite.enterWrite() : readWrite.enterRead();
+        private boolean enter(boolean write, MultiLockCheck.Pair pair) {
+            if (pair != null) {
+                return multiLock.enter(pair, id);
             }
-            boolean alone = owners.compareAndSet(first, 0, id);
-            return owners.compareAndSet(second, 0, id) && alone;
+            return write ? readWrite.enterWrite() : readWrite.enterRead();
         }
 
-        private void leave(boolean write, int first, int second) {
-            if (first < 0) {
-                if (write) {
-                    readWrite.leaveWrite();
-                } else {
-                    readWrite.leaveRead();
-                }
+        private void leave(boolean write, MultiLockCheck.Pair pair) {
+            if (pair != null) {
+                multiLock.leave(pair, id);
+            } else if (write) {
+                readWrite.leaveWrite();
             } else {
-                owners.compareAndSet(first, id, 0);
-                owners.compareAndSet(second, id, 0);
+                readWrite.leaveRead();
             }
         }
     }

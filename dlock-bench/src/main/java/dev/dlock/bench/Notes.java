@@ -46,8 +46,8 @@ final class Notes {
             `lock()` that began before the window's end and returned after it (a lost wake-up shows here as a wait \
             near the holder's lease time).
             - **Mutual exclusion** is checked in every run: each holder claims an owner slot with a compare-and-set \
-            inside its critical section (W5: in a memory-mapped file shared by the processes); a failed claim is a \
-            violation. W7 and W8 (a semaphore) count the holders inside instead: one past the permits is a \
+            inside its critical section (in the processes' workloads: in a memory-mapped file they share); a failed \
+            claim is a violation. W7 and W8 (a semaphore) count the holders inside instead: one past the permits is a \
             violation, and "most holders at once" shows that the permits were used.
             - **W7, W8** take one permit of a semaphore of 3 as the harness's `Lock`: dlock's `semaphore(name, 3)` \
             (`acquire()`, a watchdog-renewed lease, then `Lease.release()`) and Redisson's \
@@ -67,7 +67,10 @@ final class Notes {
             `getLock(a)` and `getLock(b)` (`lock()` without a lease: each name's watchdog renews it), once with the \
             names as drawn and once sorted by the caller: Redisson locks them in the order given, so two holders \
             that drew one pair in opposite orders wait for each other until its try (1.5 s per name: 3 s for two) times out. \
-            Each holder claims an owner slot per name; a failed claim is a violation and fails the run.
+            Each holder claims an owner slot per name; a failed claim is a violation and fails the run. **W14** is \
+            W13's workload in 8 client processes of one thread each, started and warmed up as in W5 (own names first, \
+            then the W5 phase warm-up, all contending); the owner slots are in the memory-mapped file the processes \
+            share, and its goal, as W13's, compares dlock with the faster of Redisson's two orders.
             - **W6** holds 10,000 locks taken by one thread with a 3 s lease (an interval is a third: 1 s), samples \
             one interval with `MONITOR`, then counts the renewal commands clients sent and Redis CPU over the watched \
             intervals. "Leases kept" compares the key count after the watch with the count after acquiring: below \

@@ -15,8 +15,8 @@ import java.util.concurrent.locks.ReadWriteLock;
  * on both transports (Sentinel), and Redisson's {@code RedissonRedLock} (Redlock); on a topology, "dlock" and
  * "Redisson RLock" connect the way that topology needs. The semaphore peers run in W7 and W8 only: a permit of a
  * semaphore of three, as a {@code Lock} ({@link SemaphorePeer}). The read-write peers (W9–W12) and the multi-lock peers
- * (W13) are the clients of "dlock" and "Redisson RLock", driven through {@link Client#readWriteLock} and {@link
- * Client#multiLock}; Redisson's multi-lock takes its names in the order given, so W13 also runs it with the names
+ * (W13, W14) are the clients of "dlock" and "Redisson RLock", driven through {@link Client#readWriteLock} and {@link
+ * Client#multiLock}; Redisson's multi-lock takes its names in the order given, so W13 and W14 also run it with the names
  * sorted by the caller, the order dlock's multi-lock sorts them into itself.
  */
 enum Peer {
@@ -101,7 +101,7 @@ enum Peer {
         }
 
         /**
-         * Returns a lock that holds all of {@code names} or none, for W13; called by the thread that will use it.
+         * Returns a lock that holds all of {@code names} or none, for W13 and W14; called by the thread that will use it.
          *
          * @param names the lock names, in the order the caller drew them
          * @return the multi-lock

@@ -11,9 +11,10 @@ import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /**
- * W5, W8, W11 and W12: separate client processes (one client, one thread each) contend for one key. The window is sent to all of them
- * as monotonic nanos, which the processes of one Linux host share; mutual exclusion is checked in a shared mapped
- * file ({@link SharedSlots}), so the check costs Redis nothing.
+ * W5, W8, W11, W12 and W14: separate client processes (one client, one thread each) contend for one key, or in W14 for
+ * multi-locks over the names of a small pool ({@link MultiLockCheck}). The window is sent to all of them as monotonic
+ * nanos, which the processes of one Linux host share; mutual exclusion is checked in a shared mapped file ({@link
+ * SharedSlots}), so the check costs Redis nothing.
  */
 final class ProcessesRun {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
@@ -40,9 +41,7 @@ final class ProcessesRun {
                                 Integer.toString(i),
                                 dir.resolve("holds-" + i).toString(),
                                 Long.toString(settings.processWarmupMillis()),
-                                Integer.toString(workload.permits()),
-                                Integer.toString(workload.writePercent()),
-                                Long.toString(workload.criticalNanos))
+                                workload.name())
                         .start());
             }
             Window window = go(processes, settings, "bench-" + workload.name() + "-" + run);
@@ -66,6 +65,7 @@ final class ProcessesRun {
             Holds holds = new Holds(Math.max(1, slots.sequence()));
             Histogram reads = Latency.histogram(); // W11, W12: readers' and writers' waits apart
             Histogram writes = Latency.histogram();
+            Histogram unlock = Latency.histogram();
             long acquisitions = 0;
             for (int i = 1; i <= clients; i++) {
                 for (String line : Files.readAllLines(dir.resolve("holds-" + i))) {
@@ -78,24 +78,28 @@ final class ProcessesRun {
                             Long.parseLong(f[3]));
                     if (window.contains(Long.parseLong(f[1]))) {
                         (f[4].equals("1") ? writes : reads).recordValue(Latency.clamp(Long.parseLong(f[3])));
+                        unlock.recordValue(Latency.clamp(Long.parseLong(f[5])));
                     }
                     acquisitions++;
                 }
             }
             Holds.Fairness fairness = holds.analyse(window, holds.capacity());
-            Results.uncontended(m, acquisitions, window, fairness.waits(), null, seen.redis(), seen.origins());
+            Results.uncontended(m, acquisitions, window, fairness.waits(), unlock, seen.redis(), seen.origins());
             if (workload.readWrite()) {
                 Results.readWrite(m, reads, writes, slots.readWriteCheck().peakReaders());
-            } else if (workload.permits() == 1) {
+            } else if (workload.permits() == 1 && !workload.multiLock()) {
                 Results.contended(m, fairness, fairness.waits());
-            } else { // handoff and fairness follow one holder after another: a lock's, not a semaphore's
+            } else { // handoff and fairness follow one holder after another: a lock's, not a semaphore's or
+                // multi-lock's
                 Histogram waits = fairness.waits();
                 m.put(Metric.LOCK_P99_OVER_MEAN, Latency.micros(waits, 99) / Latency.meanMicros(waits));
-                m.put(Metric.PEAK_HOLDERS, slots.peak());
+                if (workload.permits() > 1) {
+                    m.put(Metric.PEAK_HOLDERS, slots.peak());
+                }
             }
             m.put(Metric.STARVED, starved);
             m.put(Metric.WAIT_ACROSS_END, acrossEnd / 1e6);
-            if (workload.readWrite()) {
+            if (workload.readWrite() || workload.multiLock()) {
                 Results.violations(m, violations);
             } else {
                 m.put(Metric.VIOLATIONS, violations);

@@ -13,8 +13,9 @@ import java.nio.file.StandardOpenOption;
 /**
  * Longs in a memory-mapped file that several processes on one host share: the owner of the contended lock (0 when
  * free), the hold sequence, for a semaphore (W8) the holders inside and the most inside at once, and for a read-write
- * lock (W11, W12) who is inside ({@link ReadWriteCheck}). Atomic operations on a mapping are atomic across processes, so a second holder inside
- * the critical section is seen at once, without any Redis command.
+ * lock (W11, W12) who is inside ({@link ReadWriteCheck}), and for the multi-locks (W14) the owner of each name of
+ * the pool ({@link MultiLockCheck}). Atomic operations on a mapping are atomic across processes, so a second holder
+ * inside the critical section is seen at once, without any Redis command.
  */
 final class SharedSlots {
     private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
@@ -24,6 +25,8 @@ final class SharedSlots {
     private static final int PEAK = 24; // W8: the most that were inside at once
     private static final int READ_WRITE = 32; // W11, W12: who is inside the read-write lock (ReadWriteCheck)
     private static final int PEAK_READERS = 40;
+    private static final int NAME_OWNERS = 48; // W14: one owner per name of MultiLockCheck's pool
+    private static final int SIZE = NAME_OWNERS + 8 * MultiLockCheck.POOL;
 
     private final MappedByteBuffer buffer;
 
@@ -34,7 +37,7 @@ final class SharedSlots {
     static SharedSlots open(Path file) {
         try (FileChannel channel =
                 FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            return new SharedSlots(channel.map(FileChannel.MapMode.READ_WRITE, 0, 64));
+            return new SharedSlots(channel.map(FileChannel.MapMode.READ_WRITE, 0, SIZE));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot map " + file, e);
         }
@@ -88,6 +91,12 @@ final class SharedSlots {
                 return (long) LONGS.getVolatile(buffer, PEAK_READERS);
             }
         });
+    }
+
+    /** The multi-lock check of W14, kept in this mapping so that every process sees every other's names. */
+    MultiLockCheck multiLockCheck() {
+        return new MultiLockCheck(
+                (name, expected, owner) -> LONGS.compareAndSet(buffer, NAME_OWNERS + 8 * name, expected, owner));
     }
 
     int nextSequence() {

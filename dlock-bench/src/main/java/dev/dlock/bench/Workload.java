@@ -2,7 +2,7 @@ package dev.dlock.bench;
 
 import java.util.List;
 
-/** The thirteen workloads of the suite and what each reports. */
+/** The fourteen workloads of the suite and what each reports. */
 enum Workload {
     W1("W1: 1 thread, own key", 1, false, 0, false),
     W2("W2: 16 threads, own keys", 16, false, 0, false),
@@ -29,7 +29,13 @@ enum Workload {
             8,
             true,
             50_000,
-            false);
+            false),
+    W14(
+            "W14: 8 client processes × 1 thread, multi-locks of 2 names from a pool of 4, 50 µs critical section",
+            8,
+            true,
+            50_000,
+            true);
 
     final String title;
     final int threads;
@@ -67,6 +73,11 @@ enum Workload {
         return writePercent() >= 0;
     }
 
+    /** Whether this workload takes multi-locks of two names drawn from a pool ({@link MultiLockCheck}; W13, W14). */
+    boolean multiLock() {
+        return this == W13 || this == W14;
+    }
+
     /** The peers measured in this workload: the floor only where it cannot be contended. */
     List<Peer> peers() {
         return switch (this) {
@@ -74,7 +85,7 @@ enum Workload {
             case W6 -> List.of(Peer.DLOCK, Peer.REDISSON, Peer.SPRING_PUB_SUB);
             case W7, W8 -> List.of(Peer.DLOCK_SEMAPHORE, Peer.REDISSON_SEMAPHORE);
             case W9, W10, W11, W12 -> List.of(Peer.DLOCK_RW, Peer.REDISSON_RW);
-            case W13 -> List.of(Peer.DLOCK_MULTI, Peer.REDISSON_MULTI, Peer.REDISSON_MULTI_SORTED);
+            case W13, W14 -> List.of(Peer.DLOCK_MULTI, Peer.REDISSON_MULTI, Peer.REDISSON_MULTI_SORTED);
             default -> List.of(Peer.DLOCK, Peer.REDISSON, Peer.SPRING_PUB_SUB, Peer.SPRING_SPIN, Peer.NAIVE);
         };
     }
@@ -170,7 +181,7 @@ enum Workload {
                         Metric.PEAK_READERS,
                         Metric.STARVED,
                         Metric.VIOLATIONS);
-            case W13 ->
+            case W13, W14 ->
                 List.of(
                         Metric.PAIRS_PER_SECOND,
                         Metric.LOCK_P50,

@@ -3,14 +3,6 @@ package dev.dlock.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -19,9 +11,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The read-write benchmarks' exclusion check (W9–W12): it sees every writer overlap and nothing else; no Redis. */
 final class ReadWriteCheckTest {
-    private static final int THREADS = 8;
-    private static final int HOLDS_PER_THREAD = 2_000;
-
     @Test
     void readers_shareWithoutViolation_andThePeakCountsThem() {
         ReadWriteCheck check = ReadWriteCheck.inMemory();
@@ -84,46 +73,25 @@ final class ReadWriteCheckTest {
         assertThat(violations(broken, false)).isPositive();
     }
 
-    /** Eight threads, 10% writes, 20 µs inside; fails if a thread throws or has not finished within a minute. */
+    /** Eight threads, 10% writes, 20 µs inside ({@link ConcurrentHolds}). */
     private static long violations(ReadWriteLock lock, boolean fair) throws Exception {
         ReadWriteCheck check = ReadWriteCheck.inMemory();
-        LongAdder violations = new LongAdder();
-        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-        try {
-            List<Future<?>> workers = new ArrayList<>();
-            for (int t = 0; t < THREADS; t++) {
-                workers.add(pool.submit(() -> {
-                    ThreadLocalRandom random = ThreadLocalRandom.current();
-                    for (int i = 0; i < HOLDS_PER_THREAD; i++) {
-                        boolean write = random.nextInt(100) < 10;
-                        Lock held = write ? lock.writeLock() : lock.readLock();
-                        held.lock();
-                        try {
-                            if (!(write ? check.enterWrite() : check.enterRead())) {
-                                violations.increment();
-                            }
-                            long start = System.nanoTime();
-                            while (System.nanoTime() - start < 20_000) {
-                                Thread.onSpinWait();
-                            }
-                            if (write) {
-                                check.leaveWrite();
-                            } else {
-                                check.leaveRead();
-                            }
-                        } finally {
-                            held.unlock();
-                        }
-                    }
-                    return null;
-                }));
+        return ConcurrentHolds.violations((id, random) -> {
+            boolean write = random.nextInt(100) < 10;
+            Lock held = write ? lock.writeLock() : lock.readLock();
+            held.lock();
+            try {
+                boolean alone = write ? check.enterWrite() : check.enterRead();
+                ConcurrentHolds.stayInside();
+                if (write) {
+                    check.leaveWrite();
+                } else {
+                    check.leaveRead();
+                }
+                return alone;
+            } finally {
+                held.unlock();
             }
-            for (Future<?> worker : workers) {
-                worker.get(60, TimeUnit.SECONDS); // a worker's exception or hang fails the test here
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-        return violations.sum();
+        });
     }
 }
