@@ -10,6 +10,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The loop every acquire that waits in a Redis FIFO queue runs, asynchronously so that no thread
@@ -254,14 +255,11 @@ abstract class QueuedAcquisition implements Waiting {
         if (w == null) {
             WaitRoom.Waiter joined = shared.waitRoom.join(channel(), owner, waitId(), this);
             waiter = joined;
-            joined.subscribed().whenComplete((ok, error) -> {
-                if (error != null) {
-                    finish(null, error);
-                } else {
-                    joined.arm();
-                    attempt(QUEUE);
-                }
-            });
+            awaitSubscription(joined);
+            return;
+        }
+        if (!mode.equals(QUEUE)) {
+            awaitSubscription(w); // a try while the subscription was pending: not queued yet
             return;
         }
         long sleep = Math.min(busySleepNanos(reply), refreshNanos);
@@ -281,6 +279,51 @@ abstract class QueuedAcquisition implements Waiting {
                 attempt(QUEUE);
             }
         });
+    }
+
+    /**
+     * Queues once the subscription to the wake-up channel is confirmed (a grant can reach us only then),
+     * and meanwhile tries (without queueing) at the refresh interval, so that a lock freed while the
+     * subscription is pending (a client's first wait opens its pub/sub connection, which a loaded host
+     * or a slow network can take seconds over) is taken, and the deadline and a cancellation are seen in
+     * time. Whichever of the two comes first goes on; the other does nothing, so one command at most is
+     * in flight.
+     */
+    private void awaitSubscription(WaitRoom.Waiter w) {
+        CompletableFuture<Void> subscribed = w.subscribed();
+        AtomicBoolean once = new AtomicBoolean();
+        ScheduledFuture<?> poll = subscribed.isDone()
+                ? null
+                : shared.scheduler.schedule(
+                        () -> {
+                            if (once.compareAndSet(false, true)) {
+                                attempt(TRY);
+                            }
+                        },
+                        pollNanos(),
+                        TimeUnit.NANOSECONDS);
+        subscribed.whenComplete((ok, error) -> {
+            if (!once.compareAndSet(false, true)) {
+                return; // a try went first: its busy reply comes back here
+            }
+            if (poll != null) {
+                poll.cancel(false);
+            }
+            if (error != null) {
+                finish(null, error);
+            } else {
+                w.arm();
+                attempt(QUEUE);
+            }
+        });
+    }
+
+    /** How long to wait before the next try: the refresh interval, or less when the deadline is nearer. */
+    private long pollNanos() {
+        if (deadline == FOREVER) {
+            return refreshNanos;
+        }
+        return Math.min(refreshNanos, Math.max(0, deadline - shared.ticker.nanos()));
     }
 
     /**
