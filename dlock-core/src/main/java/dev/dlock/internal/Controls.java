@@ -11,7 +11,7 @@ import java.util.Locale;
  * @param crossLockGrant {@code cross-lock-grant}: hand-off messages are routed by owner id alone,
  *     whatever the lock and the wait they were issued for
  * @param expiredHandoff {@code expired-handoff}: an acquire returns a hold without checking that it
- *     is still valid, and waiters refresh their queue entries no more often than every third of the
+ *     is still valid (neither when its reply is processed nor on the caller's thread), and waiters refresh their queue entries no more often than every third of the
  *     entry lifetime (at least 333 ms) whatever the lease time
  */
 record Controls(boolean crossLockGrant, boolean expiredHandoff) {

@@ -172,7 +172,10 @@ final class RedisDistributedLock extends ThreadLocking {
     private RedisLease await(String owner, long leaseMillis, boolean renewed, long waitNanos, boolean interruptible)
             throws InterruptedException {
         return FreshHolds.await(
-                gates.ticker, waitNanos, wait -> awaitTurn(owner, leaseMillis, renewed, wait, interruptible));
+                gates.ticker,
+                !gates.expiredHandoff,
+                waitNanos,
+                wait -> awaitTurn(owner, leaseMillis, renewed, wait, interruptible));
     }
 
     private RedisLease awaitTurn(String owner, long leaseMillis, boolean renewed, long waitNanos, boolean interruptible)

@@ -53,7 +53,10 @@ final class SharedAcquires {
             Acquirer acquirer, LongFunction<PermitAcquisition> start, long waitNanos, String key, boolean interruptible)
             throws InterruptedException {
         return FreshHolds.await(
-                acquirer.ticker, waitNanos, wait -> awaitOne(acquirer, start.apply(wait), key, interruptible));
+                acquirer.ticker,
+                acquirer.checkValidity,
+                waitNanos,
+                wait -> awaitOne(acquirer, start.apply(wait), key, interruptible));
     }
 
     private static RedisLease awaitOne(
