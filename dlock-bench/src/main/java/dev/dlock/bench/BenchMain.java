@@ -56,7 +56,11 @@ public final class BenchMain {
                     settings = settings.withPhaseMillis(settings.warmupMillis(), Long.parseLong(args[++i]));
                 case "--topologies" -> topologies = Topology.parse(args[++i]);
                 case "--no-standalone" -> standalone = false;
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                case "--help", "-h" -> {
+                    System.out.print(usage());
+                    return;
+                }
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + "\n" + usage());
             }
         }
         Report.Part main = standalone ? runStandalone(settings, workloads, peers) : null;
@@ -185,8 +189,35 @@ public final class BenchMain {
     private static <E extends Enum<E>> Set<E> parse(Class<E> type, String list) {
         Set<E> set = EnumSet.noneOf(type);
         for (String name : list.split(",")) {
-            set.add(Enum.valueOf(type, name.trim().toUpperCase(Locale.ROOT)));
+            try {
+                set.add(Enum.valueOf(type, name.trim().toUpperCase(Locale.ROOT)));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "unknown " + type.getSimpleName().toLowerCase(Locale.ROOT) + " '" + name.trim() + "'; one of "
+                                + EnumSet.allOf(type),
+                        e);
+            }
         }
         return set;
+    }
+
+    /** What {@code --help} prints: the options of the class comment, and the workloads and peers by name. */
+    static String usage() {
+        return String.join(
+                "\n",
+                "usage: java -jar dlock-bench.jar [options]",
+                "  --quick                   one run with short phases (a smoke test, not a measurement)",
+                "  --only W1,W3              a subset of the workloads: " + EnumSet.allOf(Workload.class),
+                "  --peers DLOCK,NAIVE       a subset of the peers: " + EnumSet.allOf(Peer.class),
+                "  --runs N                  runs per workload and peer (default 3)",
+                "  --measure-ms N            a longer measured window, for profiling",
+                "  --process-warmup-ms N     how long each W5 process warms up on its own",
+                "  --w5-warmup-ms N          the warm-up of the W5 phase itself",
+                "  --topologies LIST         all, or some of sentinel,cluster,redlock3,redlock5 (none by default)",
+                "  --no-standalone           skip the main suite (only the topology section is rewritten)",
+                "  --docs DIR                where benchmarks.md and benchmarks.png go (default docs)",
+                "  --no-report               print only",
+                "  --help                    this text",
+                "");
     }
 }

@@ -53,7 +53,7 @@ final class ReadWriteCheckTest {
 
     @Test
     void eightThreads_overAReadWriteLock_seeNoViolation() throws Exception {
-        assertThat(violations(new ReentrantReadWriteLock(), true)).isZero();
+        assertThat(violations(new ReentrantReadWriteLock())).isZero();
     }
 
     @Test
@@ -70,11 +70,11 @@ final class ReadWriteCheckTest {
                 return real.readLock(); // writers share with readers: what the check is there to catch
             }
         };
-        assertThat(violations(broken, false)).isPositive();
+        assertThat(violations(broken)).isPositive();
     }
 
     /** Eight threads, 10% writes, 20 µs inside ({@link ConcurrentHolds}). */
-    private static long violations(ReadWriteLock lock, boolean fair) throws Exception {
+    private static long violations(ReadWriteLock lock) throws Exception {
         ReadWriteCheck check = ReadWriteCheck.inMemory();
         return ConcurrentHolds.violations((id, random) -> {
             boolean write = random.nextInt(100) < 10;
