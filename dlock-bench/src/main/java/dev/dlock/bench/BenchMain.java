@@ -14,13 +14,7 @@ import java.util.Set;
  * on servers the testkit starts for it (Sentinel, Cluster, Redlock over 3 and 5 masters), into the page's
  * "Topologies" section.
  *
- * <p>Options: {@code --quick} (one run, short phases: a smoke test, not a measurement), {@code --only W1,W3} (a subset
- * of the workloads), {@code --peers DLOCK,NAIVE} (a subset of the peers), {@code --docs DIR} (where the report goes,
- * default {@code docs}), {@code --no-report} (print only), {@code --runs N}, {@code
- * --measure-ms N} (a longer measured window, for profiling), {@code --process-warmup-ms N} (how long each W5 process
- * warms up before the phase), {@code --w5-warmup-ms N} (the warm-up of the W5 phase itself), {@code --topologies
- * all|sentinel,cluster,redlock3,redlock5} (the topology phases to run after the main suite; none by default), {@code
- * --no-standalone} (skip the main suite; the page keeps its main part and only the topology section is rewritten).
+ * <p>Its options are listed by {@code --help} ({@link #usage()}).
  * The W5 client processes take extra JVM arguments from the system property {@code dlock.bench.childJvmArgs} ({@code
  * {id}} becomes the client's number), e.g. a JFR recording per client.
  */
@@ -213,7 +207,8 @@ public final class BenchMain {
                 "  --measure-ms N            a longer measured window, for profiling",
                 "  --process-warmup-ms N     how long each W5 process warms up on its own",
                 "  --w5-warmup-ms N          the warm-up of the W5 phase itself",
-                "  --topologies LIST         all, or some of sentinel,cluster,redlock3,redlock5 (none by default)",
+                "  --topologies LIST         all, or some of " + String.join(",", Topology.options())
+                        + " (none by default)",
                 "  --no-standalone           skip the main suite (only the topology section is rewritten)",
                 "  --docs DIR                where benchmarks.md and benchmarks.png go (default docs)",
                 "  --no-report               print only",

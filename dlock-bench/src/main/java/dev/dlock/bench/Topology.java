@@ -1,5 +1,6 @@
 package dev.dlock.bench;
 
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -121,7 +122,17 @@ enum Topology {
                 return t;
             }
         }
-        throw new IllegalArgumentException("--topologies: unknown topology '" + name
-                + "' (expected all, none, sentinel, cluster, redlock3 or redlock5)");
+        List<String> options = options();
+        throw new IllegalArgumentException("--topologies: unknown topology '" + name + "' (expected all, none, "
+                + String.join(", ", options.subList(0, options.size() - 1)) + " or " + options.get(options.size() - 1)
+                + ")");
+    }
+
+    /** The names {@code --topologies} takes besides {@code all} and {@code none}, in phase order. */
+    static List<String> options() {
+        return Arrays.stream(values())
+                .filter(t -> t != STANDALONE)
+                .map(t -> t.option)
+                .toList();
     }
 }

@@ -22,6 +22,7 @@ final class BenchMainTest {
         }
         String text = out.toString(StandardCharsets.UTF_8);
         assertThat(text).startsWith("usage:").doesNotContain("redis-server");
+        assertThat(text).contains("all, or some of sentinel,cluster,redlock3,redlock5");
         for (String option : new String[] {
             "--quick",
             "--only",

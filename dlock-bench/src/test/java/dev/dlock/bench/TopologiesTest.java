@@ -59,7 +59,8 @@ final class TopologiesTest {
         assertThat(Topology.parse("none")).isEmpty();
         assertThatThrownBy(() -> Topology.parse("standalone"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'standalone'");
+                .hasMessageContaining("'standalone'")
+                .hasMessageContaining("(expected all, none, sentinel, cluster, redlock3 or redlock5)");
     }
 
     @Test
