@@ -1,37 +1,91 @@
 package dev.dlock.internal;
 
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
- * The verifier's switch that re-introduces a fixed safety defect, so that a torture run can show it
- * would catch the defect coming back (docs/verification.md, "Negative controls"). Read once per
- * client from the system property {@value #PROPERTY} when the client is built; a client with a
- * control on logs an error at build time. Never set it outside a verification run.
+ * The verifier's switch that re-introduces fixed safety defects, so that a torture run can show it
+ * would catch each defect coming back (docs/verification.md, "Negative controls"). Read once per
+ * client from the system property {@value #PROPERTY} (one name, or several separated by commas)
+ * when the client is built; a client with a control on logs an error at build time. Never set it
+ * outside a verification run.
  *
- * @param crossLockGrant {@code cross-lock-grant}: hand-off messages are routed by owner id alone,
- *     whatever the lock and the wait they were issued for
- * @param expiredHandoff {@code expired-handoff}: an acquire returns a hold without checking that it
- *     is still valid (neither when its reply is processed nor on the caller's thread), and waiters refresh their queue entries no more often than every third of the
- *     entry lifetime (at least 333 ms) whatever the lease time
+ * @param on the defects this client re-introduces
  */
-record Controls(boolean crossLockGrant, boolean expiredHandoff) {
+record Controls(Set<Control> on) {
     static final String PROPERTY = "dlock.unsafe.control";
-    static final Controls NONE = new Controls(false, false);
+    static final Controls NONE = new Controls(Set.of());
+
+    /** One fixed defect that a control can bring back; its property value is the constant's {@link #value()}. */
+    enum Control {
+        /**
+         * {@code cross-lock-grant}: hand-off messages are routed by owner id alone, whatever the lock and
+         * the wait they were issued for.
+         */
+        CROSS_LOCK_GRANT,
+        /**
+         * {@code expired-handoff}: an acquire returns a hold without checking that it is still valid
+         * (neither when its reply is processed nor on the caller's thread), and waiters refresh their
+         * queue entries no more often than every third of the entry lifetime (at least 333 ms) whatever
+         * the lease time.
+         */
+        EXPIRED_HANDOFF;
+
+        /** The name the property gives this control: the constant's name in lower case with dashes. */
+        String value() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    Controls {
+        on = on.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(on));
+    }
 
     /** The controls the system property asks for. */
     static Controls fromSystemProperty() {
-        String value = System.getProperty(PROPERTY, "").trim().toLowerCase(Locale.ROOT);
-        return switch (value) {
-            case "" -> NONE;
-            case "cross-lock-grant" -> new Controls(true, false);
-            case "expired-handoff" -> new Controls(false, true);
-            default ->
-                throw new IllegalArgumentException(
-                        PROPERTY + " must be cross-lock-grant or expired-handoff, was '" + value + "'");
-        };
+        return parse(System.getProperty(PROPERTY, ""));
+    }
+
+    /**
+     * The controls a property value names.
+     *
+     * @throws IllegalArgumentException naming the property and the choices, for an unknown name
+     */
+    static Controls parse(String value) {
+        EnumSet<Control> on = EnumSet.noneOf(Control.class);
+        for (String part : value.split(",")) {
+            String name = part.trim().toLowerCase(Locale.ROOT);
+            if (name.isEmpty()) {
+                continue;
+            }
+            on.add(Arrays.stream(Control.values())
+                    .filter(c -> c.value().equals(name))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException(PROPERTY + " must name one or more of "
+                            + Arrays.stream(Control.values())
+                                    .map(Control::value)
+                                    .collect(Collectors.joining(", "))
+                            + " (comma-separated), was '" + value + "'")));
+        }
+        return new Controls(on);
+    }
+
+    boolean has(Control control) {
+        return on.contains(control);
+    }
+
+    boolean crossLockGrant() {
+        return has(Control.CROSS_LOCK_GRANT);
+    }
+
+    boolean expiredHandoff() {
+        return has(Control.EXPIRED_HANDOFF);
     }
 
     boolean any() {
-        return crossLockGrant || expiredHandoff;
+        return !on.isEmpty();
     }
 }
