@@ -62,11 +62,22 @@ local function shared_scan(holds, now)
   return used, earliest
 end
 
+-- Sets a key's expiry to 'ms' from now unless it already lives longer (a key without one gets it): the
+-- shared model's keys are only ever kept longer by a write, so a short lease or wait written beside a
+-- longer one never shortens the key the longer one lives in. PTTL compared here, not PEXPIRE GT: that
+-- is Redis 7.0, and the scripts run on 6.2.
+local function raise_expiry(key, ms)
+  if redis.call('PTTL', key) < ms then redis.call('PEXPIRE', key, ms) end
+end
+
 -- Writes a holder's entry: '<weight> <token> <expiry ms>' (+ ' g' when granted and not yet taken). The
--- hash lives 7 idle days, and never less than the lease it holds.
+-- hash lives 7 idle days, and never less than the longest lease in it: its expiry is raised to this
+-- lease, never lowered (a 30 s hold beside a 30-day one must not cut the hash to 7 days, which would
+-- drop the 30-day holder's entry with 23 days of its lease left).
 local function shared_hold(holds, owner, weight, token, expiry, lease, granted)
   redis.call('HSET', holds, owner, weight .. ' ' .. token .. ' ' .. string.format('%d', expiry) .. (granted and ' g' or ''))
-  redis.call('PEXPIRE', holds, math.max(tonumber(FENCE_IDLE_MS), lease))
+  local keep = math.max(tonumber(FENCE_IDLE_MS), lease)
+  raise_expiry(holds, keep)
 end
 
 -- Grants queued waiters from the head, as many as now fit beside the 'used' weight: pops heads whose
@@ -137,9 +148,8 @@ local function shared_acquire(K, owner, lease, mode, entry_ttl, wait, n, capacit
     local ttl = tonumber(entry_ttl)
     redis.call('ZADD', K[4], 'NX', micros(t), owner)
     redis.call('HSET', K[5], owner, string.format('%d', now + ttl) .. ' ' .. lease .. ' ' .. wait .. ' ' .. n)
-    for i = 4, 5 do
-      if redis.call('PTTL', K[i]) < ttl then redis.call('PEXPIRE', K[i], ttl) end
-    end
+    raise_expiry(K[4], ttl)
+    raise_expiry(K[5], ttl)
   elseif mode == '2' then
     leave_queue(K[4], K[5], owner)
     shared_grant(K[1], K[2], K[3], K[4], K[5], capacity, used, t) -- we may have blocked the head
