@@ -1,7 +1,11 @@
 package dev.dlock.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dlock.DistributedSemaphore;
+import dev.dlock.LockAdmin;
+import dev.dlock.LockServerException;
 import dev.dlock.spi.Script;
 import dev.dlock.spi.Transport;
 import dev.dlock.spi.TransportConfig;
@@ -34,6 +38,13 @@ final class SharedExpiryIT {
     private static final long LONG_MS = 30 * DAY_MS; // a fixed lease longer than that
     private static final long SHORT_MS = 30_000;
     private static final long SLACK_MS = 60_000; // what the calls of a test may take, many times over
+    /**
+     * The key's expiry counts from the script's start, a holder's from its TIME call: the key may expire
+     * up to a millisecond before the longest lease in it, which no client's validity (counted from before
+     * its request was sent) comes near.
+     */
+    private static final long CLOCK_MS = 5;
+
     private static final long LEASE_MS = 2_000; // the client's watchdog lease: renewed every 666 ms
 
     private Transport socket;
@@ -72,7 +83,7 @@ final class SharedExpiryIT {
         assertThat(rw(keys, "c2:lease-1", SHORT_MS, "r")).as("30 s read hold").isPositive();
         long left = remaining(keys, "c1:lease-1");
         long pttl = pttl(keys.holds());
-        if (pttl < left) {
+        if (pttl + CLOCK_MS < left) {
             // The moment the key expires as it was set, pttl ms from now: the key is gone while the 30-day
             // reader still has left - pttl ms of its lease.
             redis.server().command("PEXPIRE", keys.holds(), "1");
@@ -118,6 +129,142 @@ final class SharedExpiryIT {
         assertThat(pttl(keys.holds()))
                 .as("the holders' key after a grant of 30 s beside a 30-day permit")
                 .isGreaterThanOrEqualTo(LONG_MS - SLACK_MS);
+    }
+
+    // ---- defect 5: the record lives while its holders and waiters do ------------------------------
+
+    @Test
+    void theRecord_outlivesAFixedLease_longerThanSevenDays() {
+        SemaphoreKeys keys = SemaphoreKeys.of("dlock", "sem-record");
+        assertThat(permit(keys, "c1:lease-1", LONG_MS, "0", 1, 2))
+                .as("30-day permit")
+                .isPositive();
+
+        assertThat(pttl(keys.record()))
+                .as("the record's expiry while a 30-day permit is held")
+                .isGreaterThanOrEqualTo(LONG_MS - SLACK_MS);
+    }
+
+    @Test
+    void setPermits_holds_afterSevenDaysOfRenewalsWithoutAnAcquire() {
+        DistributedSemaphore semaphore = client.semaphore("sem-set", 3);
+        semaphore.setPermits(1);
+        assertThat(semaphore.tryAcquire(Duration.ZERO)).as("the one permit").isPresent();
+        SemaphoreKeys keys = SemaphoreKeys.of("dlock", "sem-set");
+
+        sevenDaysLater(keys);
+        sleep(2 * LEASE_MS); // past the emulated expiry; the watchdog renews the permit meanwhile
+
+        assertThat(semaphore.tryAcquire(Duration.ZERO))
+                .as("a second permit of 1")
+                .isEmpty();
+        assertThat(semaphore.tryAcquire(Duration.ZERO))
+                .as("a third permit of 1")
+                .isEmpty();
+        assertThat(redis.server().command("GET", keys.record())).isEqualTo("semaphore 3 1");
+    }
+
+    @Test
+    void aRenewedHolder_keepsItsNamesKind_afterSevenDaysWithoutAnAcquire() {
+        DistributedSemaphore semaphore = client.semaphore("sem-kind", 2);
+        assertThat(semaphore.tryAcquire(Duration.ZERO)).as("a permit").isPresent();
+        assertThat(client.readWriteLock("rw-kind").readLock().tryAcquire(Duration.ZERO))
+                .as("a read hold")
+                .isPresent();
+
+        for (String name : new String[] {"sem-kind", "rw-kind"}) {
+            sevenDaysLater(SemaphoreKeys.of("dlock", name));
+        }
+        sleep(2 * LEASE_MS);
+
+        LockAdmin.LockState sem = client.admin().status("sem-kind");
+        assertThat(sem.kind()).as("kind of sem-kind").isEqualTo("semaphore");
+        assertThat(sem.holders()).as("holders of sem-kind").hasSize(1);
+        LockAdmin.LockState rw = client.admin().status("rw-kind");
+        assertThat(rw.kind()).as("kind of rw-kind").isEqualTo("rw");
+        assertThat(rw.holders()).as("holders of rw-kind").hasSize(1);
+        assertThatThrownBy(() -> client.lock("rw-kind").tryAcquire(Duration.ZERO))
+                .as("a mutex on the read-held name")
+                .isInstanceOf(LockServerException.class)
+                .hasMessageContaining("holds a value of another type");
+    }
+
+    @Test
+    void aLostRecord_isReported_notRebuiltWithTheCountInCode() {
+        DistributedSemaphore semaphore = client.semaphore("sem-lost", 3);
+        semaphore.setPermits(1);
+        assertThat(semaphore.tryAcquire(Duration.ZERO)).as("the one permit").isPresent();
+        SemaphoreKeys keys = SemaphoreKeys.of("dlock", "sem-lost");
+        redis.server().command("DEL", keys.record()); // evicted, deleted by hand, lost in a failover
+
+        assertThatThrownBy(() -> semaphore.tryAcquire(Duration.ZERO))
+                .as("an acquire while the record is gone and a permit is held")
+                .isInstanceOf(LockServerException.class)
+                .hasMessageContaining("lost its record");
+        assertThatThrownBy(semaphore::availablePermits)
+                .isInstanceOf(LockServerException.class)
+                .hasMessageContaining("lost its record");
+
+        semaphore.setPermits(1);
+        assertThat(redis.server().command("GET", keys.record())).isEqualTo("semaphore 3 1");
+        assertThat(semaphore.tryAcquire(Duration.ZERO))
+                .as("a second permit of 1")
+                .isEmpty();
+    }
+
+    @Test
+    void aChangedCount_hasNoExpiry_andTheDeclaredCountOneAgain() {
+        DistributedSemaphore semaphore = client.semaphore("sem-back", 3);
+        SemaphoreKeys keys = SemaphoreKeys.of("dlock", "sem-back");
+        semaphore.setPermits(1);
+        assertThat(pttl(keys.record())).as("a changed count's record").isEqualTo(-1L);
+        assertThat(semaphore.tryAcquire(1, Duration.ZERO, Duration.ofDays(30))).isPresent();
+        assertThat(pttl(keys.record())).as("beside a 30-day permit").isEqualTo(-1L);
+
+        semaphore.setPermits(3);
+        assertThat(pttl(keys.record()))
+                .as("back at the declared count, beside a 30-day permit")
+                .isGreaterThanOrEqualTo(pttl(keys.holds()))
+                .isGreaterThanOrEqualTo(LONG_MS - SLACK_MS);
+    }
+
+    @Test
+    void aChangedCountWrittenWithAnExpiry_losesItAtItsNextUse() {
+        SemaphoreKeys keys = SemaphoreKeys.of("dlock", "sem-old");
+        redis.server().command("SET", keys.record(), "semaphore 3 1", "PX", Long.toString(IDLE_MS));
+
+        assertThat(client.semaphore("sem-old", 3).availablePermits()).isEqualTo(1);
+        assertThat(pttl(keys.record()))
+                .as("the record's expiry after its next use")
+                .isEqualTo(-1L);
+    }
+
+    @Test
+    void aReadWriteRecordMadeAgain_livesAsLongAsItsHolders() {
+        SemaphoreKeys keys = SemaphoreKeys.of("dlock", "rw-again");
+        assertThat(rw(keys, "c1:lease-1", LONG_MS, "r")).as("30-day read hold").isPositive();
+        redis.server().command("DEL", keys.record());
+
+        assertThat(rw(keys, "c2:lease-1", SHORT_MS, "r")).as("30 s read hold").isPositive();
+        assertThat(redis.server().command("GET", keys.record())).isEqualTo("rw 1000000 1000000");
+        assertThat(pttl(keys.record())).as("the record made again").isGreaterThanOrEqualTo(LONG_MS - SLACK_MS);
+    }
+
+    @Test
+    void aRenewal_keepsOnlyARecordLonger_notAMutexThatTookTheName() {
+        SemaphoreKeys keys = SemaphoreKeys.of("dlock", "sem-mutex");
+        assertThat(permit(keys, "c1:lease-1", SHORT_MS, "0", 1, 2))
+                .as("a permit")
+                .isPositive();
+        redis.server().command("DEL", keys.record());
+        redis.server().command("HSET", keys.record(), "owner", "c9:thread-1", "token", "1");
+        redis.server().command("PEXPIRE", keys.record(), "5000");
+        redis.server().command("PEXPIRE", keys.holds(), "100");
+
+        assertThat(eval(Scripts.SEMAPHORE_RENEW, new String[] {keys.holds()}, Long.toString(SHORT_MS), "c1:lease-1"))
+                .isEqualTo(List.of(1L));
+        assertThat(pttl(keys.holds())).as("the holders' key").isGreaterThan(SHORT_MS - SLACK_MS);
+        assertThat(pttl(keys.record())).as("the mutex's lease").isBetween(1L, 5000L);
     }
 
     // ---- helpers ----------------------------------------------------------------------------------
