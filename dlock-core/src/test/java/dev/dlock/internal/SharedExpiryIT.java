@@ -143,6 +143,16 @@ final class SharedExpiryIT {
         assertThat(pttl(keys.record()))
                 .as("the record's expiry while a 30-day permit is held")
                 .isGreaterThanOrEqualTo(LONG_MS - SLACK_MS);
+
+        assertThat(permit(keys, "c2:lease-1", SHORT_MS, "0", 1, 2))
+                .as("30 s permit")
+                .isPositive();
+        assertThat(client.semaphore("sem-record", 2).availablePermits()).isZero();
+        assertThat(eval(Scripts.SEMAPHORE_RELEASE, keys.scriptKeys(), "c2:lease-1"))
+                .isEqualTo(1L);
+        assertThat(pttl(keys.record()))
+                .as("the record's expiry after a 30 s permit, a read and a release beside the 30-day one")
+                .isGreaterThanOrEqualTo(LONG_MS - SLACK_MS);
     }
 
     @Test
