@@ -19,12 +19,16 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Fencing: each node that grants increments its own counter for the lock; the token is the largest
  * of the granting nodes' counters. Before the acquire returns, every node that answered it must hold a
- * counter of at least the token (at least a quorum of them), so that a later quorum meets one: when a
- * node that answered reported less, the token is written to every node ({@code redlock-fence.lua},
- * counter = max(counter, token)) and the acquire waits for those nodes' confirmations. This also heals
- * a node that came back empty. Tokens therefore increase from one hold to the next as long as the nodes
- * that had not answered the earlier acquire plus the nodes that lost their data since are at most
- * N − quorum (docs/redlock.md).
+ * counter of at least the token, so that a later quorum meets one: when a node that answered reported
+ * less, the token is written to every node ({@code redlock-fence.lua}, counter = max(counter, token))
+ * and the acquire waits until each node that reported less confirmed it. A write-back that such a node
+ * did not confirm (a dropped connection, a reply later than the command timeout) is sent again, up to
+ * {@value #WRITE_BACKS} rounds {@value #WRITE_BACK_PAUSE_MILLIS} ms apart and only while the hold keeps
+ * half its lease; failing that, the hold is given up on every node and the wait tries again (once more
+ * past its end; a second such failure there throws {@link LockConnectionException}). The write-back
+ * also heals a node that came back empty. Tokens therefore increase from one hold to the next as long
+ * as the nodes that had not answered the earlier acquire plus the nodes that lost their data since are
+ * fewer than a quorum (docs/redlock.md).
  *
  * <p>The wait ({@link #acquire}) polls: Redlock has no hand-off across independent masters (there is
  * no one queue to take the next waiter from), and a subscription per node would tell of a release on
@@ -35,6 +39,10 @@ import java.util.concurrent.TimeUnit;
  */
 final class RedlockAcquirer {
     private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** How many write-back rounds a hold gets before it is given up. */
+    static final int WRITE_BACKS = 3;
+    /** The pause before a write-back round is sent again: a dropped connection gets time to reconnect. */
+    static final long WRITE_BACK_PAUSE_MILLIS = 10;
 
     private final RedlockContext ctx;
 
@@ -63,7 +71,7 @@ final class RedlockAcquirer {
                             : lease == null ? LockListener.Outcome.BUSY : LockListener.Outcome.ACQUIRED;
             ctx.events().acquire(name, outcome, ctx.ticker().nanos() - start);
         });
-        loop(name, keys, leaseMillis, renewed, end, FIRST_BACKOFF_NANOS, result);
+        loop(name, keys, leaseMillis, renewed, end, FIRST_BACKOFF_NANOS, false, result);
         return result;
     }
 
@@ -74,6 +82,7 @@ final class RedlockAcquirer {
             boolean renewed,
             long end,
             long backoff,
+            boolean extraTried,
             CompletableFuture<RedlockLease> result) {
         if (result.isDone()) {
             return;
@@ -92,8 +101,18 @@ final class RedlockAcquirer {
                 return;
             }
             long now = ctx.ticker().nanos();
-            if (end != Long.MAX_VALUE && now - end >= 0) {
-                result.complete(null);
+            boolean over = end != Long.MAX_VALUE && now - end >= 0;
+            if (over && outcome.unfenced() != null && !extraTried) {
+                // a hold given up for its write-back is no sign of contention: one more attempt, at once
+                loop(name, keys, leaseMillis, renewed, end, backoff, true, result);
+                return;
+            }
+            if (over) {
+                if (outcome.unfenced() != null) {
+                    result.completeExceptionally(outcome.unfenced());
+                } else {
+                    result.complete(null);
+                }
                 return;
             }
             long cap = Math.min(
@@ -110,7 +129,7 @@ final class RedlockAcquirer {
             try {
                 ctx.timer()
                         .schedule(
-                                () -> loop(name, keys, leaseMillis, renewed, end, next, result),
+                                () -> loop(name, keys, leaseMillis, renewed, end, next, extraTried, result),
                                 Math.max(0, delay),
                                 TimeUnit.NANOSECONDS);
             } catch (java.util.concurrent.RejectedExecutionException e) {
@@ -122,9 +141,14 @@ final class RedlockAcquirer {
 
     /**
      * What one attempt ended with: the lease, or null (busy) with how soon the busy nodes said the
-     * holder's key expires (0 when unknown).
+     * holder's key expires (0 when unknown), or null with why a quorum's grant was given up because a
+     * node that answered did not confirm the fencing write-back ({@code unfenced}, else null).
      */
-    record Outcome(RedlockLease lease, long freeInNanos) {}
+    record Outcome(RedlockLease lease, long freeInNanos, LockConnectionException unfenced) {
+        Outcome(RedlockLease lease, long freeInNanos) {
+            this(lease, freeInNanos, null);
+        }
+    }
 
     /** One attempt on every node, with a new owner id; see the class comment. */
     CompletableFuture<Outcome> attempt(String name, String[] keys, long leaseMillis, boolean renewed) {
@@ -170,19 +194,24 @@ final class RedlockAcquirer {
         if (granted >= quorum
                 && Validity.hasMargin(sent, leaseMillis, ctx.ticker().nanos())) {
             long issued = token;
-            return fence(round, keys, issued).thenApply(fenced -> {
-                if (fenced && Validity.hasMargin(sent, leaseMillis, ctx.ticker().nanos())) {
+            return fence(round, keys, issued, sent, leaseMillis).thenApply(missing -> {
+                if (missing == null
+                        && Validity.hasMargin(sent, leaseMillis, ctx.ticker().nanos())) {
                     long deadline = Validity.deadlineFrom(sent, leaseMillis);
                     return new Outcome(
                             new RedlockLease(ctx, name, keys, owner, issued, leaseMillis, renewed, deadline), 0);
                 }
                 releaseEverywhere(keys, owner);
-                if (!fenced) {
-                    throw new LockConnectionException(
-                            ctx.nodes().maskedUris(),
-                            "fewer than " + quorum + " nodes confirmed the fencing token " + issued + " of lock '"
-                                    + name + "'; the hold was given up",
-                            null);
+                if (missing != null) {
+                    return new Outcome(
+                            null,
+                            0,
+                            new LockConnectionException(
+                                    ctx.nodes().maskedUris(),
+                                    "a node that answered the acquire of lock '" + name
+                                            + "' did not confirm its fencing token " + issued + " ("
+                                            + missing + "); the hold was given up",
+                                    null));
                 }
                 return new Outcome(null, 0);
             });
@@ -206,21 +235,21 @@ final class RedlockAcquirer {
     }
 
     /**
-     * Makes sure every node that answered the acquire (by the time it was decided) has a counter of at
-     * least {@code token} before the acquire returns: at once when each of them reported it already
-     * (the nodes that had not answered are brought up in the background); else after the write-back
-     * ({@code counter = max(counter, token)}, sent to every node) was answered by each of them, at
-     * least a quorum confirming it.
+     * Makes sure every node that answered the acquire has a counter of at least {@code token} before the
+     * acquire returns: at once when each of them reported it already (the nodes that had not answered
+     * are brought up in the background); else by the write-back (see the class comment). Completes with
+     * null once every one of them has it, else with the failures of those that did not confirm it.
      */
-    private CompletableFuture<Boolean> fence(RedlockNodes.Round round, String[] keys, long token) {
-        boolean[] answered = new boolean[round.replies.length];
+    private CompletableFuture<String> fence(
+            RedlockNodes.Round round, String[] keys, long token, long sent, long leaseMillis) {
+        boolean[] behind = new boolean[round.replies.length];
         boolean lagging = false;
         for (int i = 0; i < round.replies.length; i++) {
             if (round.replies[i] instanceof java.util.List<?> list) {
-                answered[i] = true;
                 long code = (Long) list.get(0);
                 long counter = code != 0 ? (Long) list.get(1) : list.size() > 2 ? (Long) list.get(2) : 0;
-                lagging |= counter < token;
+                behind[i] = counter < token;
+                lagging |= behind[i];
             }
         }
         String[] fenceKey = {keys[1]};
@@ -229,28 +258,77 @@ final class RedlockAcquirer {
             if (round.answered < ctx.size()) {
                 ctx.nodes().fanOut(RedlockScripts.FENCE, fenceKey, args, r -> false); // heals the others
             }
-            return CompletableFuture.completedFuture(true);
+            return CompletableFuture.completedFuture(null);
         }
-        return ctx.nodes()
+        CompletableFuture<String> done = new CompletableFuture<>();
+        writeBack(fenceKey, args, token, behind, 1, sent, leaseMillis, done);
+        return done;
+    }
+
+    /**
+     * One write-back round to every node, decided once each node in {@code behind} answered or failed;
+     * sent again for those that did not confirm (see the class comment).
+     */
+    private void writeBack(
+            String[] fenceKey,
+            String[] args,
+            long token,
+            boolean[] behind,
+            int sentRounds,
+            long sent,
+            long leaseMillis,
+            CompletableFuture<String> done) {
+        ctx.nodes()
                 .fanOut(RedlockScripts.FENCE, fenceKey, args, r -> {
-                    for (int i = 0; i < answered.length; i++) {
-                        if (answered[i] && r.replies[i] == null) {
+                    for (int i = 0; i < behind.length; i++) {
+                        if (behind[i] && r.replies[i] == null) {
                             return false;
                         }
                     }
                     return true;
                 })
-                .thenApply(r -> confirmedAtLeast(r, token) >= ctx.quorum());
-    }
-
-    private static int confirmedAtLeast(RedlockNodes.Round round, long token) {
-        int n = 0;
-        for (Object reply : round.replies) {
-            if (reply instanceof Long value && value >= token) {
-                n++;
-            }
-        }
-        return n;
+                .thenAccept(r -> {
+                    boolean[] still = new boolean[behind.length];
+                    java.util.List<String> missing = new java.util.ArrayList<>();
+                    for (int i = 0; i < behind.length; i++) {
+                        if (behind[i] && !(r.replies[i] instanceof Long value && value >= token)) {
+                            still[i] = true;
+                            missing.add(
+                                    r.replies[i] instanceof RuntimeException e
+                                            ? e.getMessage()
+                                            : "node " + i + " answered " + r.replies[i]);
+                        }
+                    }
+                    if (missing.isEmpty()) {
+                        done.complete(null);
+                    } else if (sentRounds < WRITE_BACKS
+                            && Validity.hasMargin(
+                                    sent, leaseMillis, ctx.ticker().nanos())) {
+                        try {
+                            ctx.timer()
+                                    .schedule(
+                                            () -> writeBack(
+                                                    fenceKey,
+                                                    args,
+                                                    token,
+                                                    still,
+                                                    sentRounds + 1,
+                                                    sent,
+                                                    leaseMillis,
+                                                    done),
+                                            WRITE_BACK_PAUSE_MILLIS,
+                                            TimeUnit.MILLISECONDS);
+                        } catch (java.util.concurrent.RejectedExecutionException e) {
+                            done.complete("the client is closed; " + String.join("; ", missing));
+                        }
+                    } else {
+                        done.complete(sentRounds + " write-backs: " + String.join("; ", missing));
+                    }
+                })
+                .exceptionally(e -> {
+                    done.completeExceptionally(e);
+                    return null;
+                });
     }
 
     private static int granted(RedlockNodes.Round round) {
