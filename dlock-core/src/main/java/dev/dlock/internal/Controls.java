@@ -50,7 +50,14 @@ record Controls(Set<Control> on) {
          * when that is shorter than what the hash had, so a short hold beside a fixed lease longer than 7
          * days shortens the key the longer lease lives in (issue 24, defect 4).
          */
-        HOLDERS_EXPIRY_LOWERED;
+        HOLDERS_EXPIRY_LOWERED,
+        /**
+         * {@code redlock-partial-fence}: a Redlock acquire accepts its fencing write-back after one round
+         * once a quorum of nodes confirmed it, although a node that answered the acquire (and granted it)
+         * did not, so that node's counter can stay below the token and a later quorum through it issues a
+         * smaller token.
+         */
+        REDLOCK_PARTIAL_FENCE;
 
         /** The name the property gives this control: the constant's name in lower case with dashes. */
         String value() {
@@ -105,6 +112,10 @@ record Controls(Set<Control> on) {
 
     boolean holdersExpiryLowered() {
         return has(Control.HOLDERS_EXPIRY_LOWERED);
+    }
+
+    boolean redlockPartialFence() {
+        return has(Control.REDLOCK_PARTIAL_FENCE);
     }
 
     boolean any() {

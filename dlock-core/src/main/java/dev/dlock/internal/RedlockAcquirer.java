@@ -45,9 +45,19 @@ final class RedlockAcquirer {
     static final long WRITE_BACK_PAUSE_MILLIS = 10;
 
     private final RedlockContext ctx;
+    private final boolean partialFence;
 
-    RedlockAcquirer(RedlockContext ctx) {
+    /**
+     * Creates the acquirer of one client.
+     *
+     * @param ctx the client's parts
+     * @param partialFence true only for the negative control {@code redlock-partial-fence} (Controls):
+     *     the write-back is accepted after one round once a quorum of nodes confirmed it, whichever nodes
+     *     answered the acquire
+     */
+    RedlockAcquirer(RedlockContext ctx, boolean partialFence) {
         this.ctx = ctx;
+        this.partialFence = partialFence;
     }
 
     /**
@@ -243,9 +253,11 @@ final class RedlockAcquirer {
     private CompletableFuture<String> fence(
             RedlockNodes.Round round, String[] keys, long token, long sent, long leaseMillis) {
         boolean[] behind = new boolean[round.replies.length];
+        boolean[] answered = new boolean[round.replies.length];
         boolean lagging = false;
         for (int i = 0; i < round.replies.length; i++) {
             if (round.replies[i] instanceof java.util.List<?> list) {
+                answered[i] = true;
                 long code = (Long) list.get(0);
                 long counter = code != 0 ? (Long) list.get(1) : list.size() > 2 ? (Long) list.get(2) : 0;
                 behind[i] = counter < token;
@@ -261,7 +273,8 @@ final class RedlockAcquirer {
             return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<String> done = new CompletableFuture<>();
-        writeBack(fenceKey, args, token, behind, 1, sent, leaseMillis, done);
+        // the negative control waits for every node that answered and then counts confirmations
+        writeBack(fenceKey, args, token, partialFence ? answered : behind, 1, sent, leaseMillis, done);
         return done;
     }
 
@@ -288,6 +301,10 @@ final class RedlockAcquirer {
                     return true;
                 })
                 .thenAccept(r -> {
+                    if (partialFence) { // the negative control: a bare quorum of confirmations is enough
+                        done.complete(confirmedAtLeast(r, token) >= ctx.quorum() ? null : r.failures());
+                        return;
+                    }
                     boolean[] still = new boolean[behind.length];
                     java.util.List<String> missing = new java.util.ArrayList<>();
                     for (int i = 0; i < behind.length; i++) {
@@ -329,6 +346,16 @@ final class RedlockAcquirer {
                     done.completeExceptionally(e);
                     return null;
                 });
+    }
+
+    private static int confirmedAtLeast(RedlockNodes.Round round, long token) {
+        int n = 0;
+        for (Object reply : round.replies) {
+            if (reply instanceof Long value && value >= token) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private static int granted(RedlockNodes.Round round) {

@@ -49,7 +49,17 @@ final class RedlockClient implements LockClient {
                 ConcurrentHashMap.newKeySet(),
                 ConcurrentHashMap.newKeySet(),
                 options.leaseTime().toMillis());
-        this.acquirer = new RedlockAcquirer(ctx);
+        Controls controls = options.controls();
+        if (controls.any()) {
+            Log.LOG.log(
+                    System.Logger.Level.ERROR,
+                    "dlock client {0} runs with the negative control {1}={2}: it can break mutual exclusion on"
+                            + " purpose and is only for verification runs",
+                    owners.clientId(),
+                    Controls.PROPERTY,
+                    System.getProperty(Controls.PROPERTY));
+        }
+        this.acquirer = new RedlockAcquirer(ctx, controls.redlockPartialFence());
         this.keyPrefix = options.keyPrefix();
         this.maxNameLength = options.maxNameLength();
         this.admin = new RedlockAdmin(ctx, keyPrefix, maxNameLength);

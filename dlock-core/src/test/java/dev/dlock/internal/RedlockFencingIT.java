@@ -120,6 +120,21 @@ final class RedlockFencingIT {
         }
     }
 
+    @Test
+    void theControl_redlockPartialFence_letsTheNextTokenGoBackwards(IndependentMasters m) {
+        FaultyNode b = new FaultyNode(m.server(B), RedlockScripts.FENCE, FaultyNode::failFirst);
+        System.setProperty(Controls.PROPERTY, Controls.Control.REDLOCK_PARTIAL_FENCE.value());
+        Tokens tokens;
+        try {
+            tokens = reproduce(m, "fence-control", b);
+        } finally {
+            System.clearProperty(Controls.PROPERTY);
+        }
+        assertThat(tokens)
+                .as("hold 1 accepted with B behind, hold 2 through A (empty) and B")
+                .isEqualTo(new Tokens(6, 5, new long[] {6, 4, 6}));
+    }
+
     private static Tokens reproduce(IndependentMasters m, String name, FaultyNode fault) {
         return reproduce(m, name, fault, new long[] {5, 3, 5}, -1, A, C);
     }
