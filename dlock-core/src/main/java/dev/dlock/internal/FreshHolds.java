@@ -2,8 +2,8 @@ package dev.dlock.internal;
 
 /**
  * The last step of every blocking acquire, on the caller's thread: it returns a hold only once the
- * caller's own clock shows it valid for at least half its lease ({@link RedisLease#keepForCaller}); a
- * hold that cannot be shown so is released and the acquire runs again within what is left of its wait
+ * caller's own clock shows it valid for at least half its lease ({@link CallerChecked#keepForCaller},
+ * of one Redis or of Redlock); a hold that cannot be shown so is released and the acquire runs again within what is left of its wait
  * (once more at least, for a wait of zero). Stateless; thread-safe.
  */
 final class FreshHolds {
@@ -11,14 +11,14 @@ final class FreshHolds {
 
     /** One acquire, waiting up to the given nanoseconds ({@link ThreadLocking#FOREVER}: no end). */
     @FunctionalInterface
-    interface Attempt {
+    interface Attempt<L> {
         /**
          * Runs the acquire and waits for it.
          *
          * @return the hold, or null when the wait ran out
          * @throws InterruptedException if interrupted while an interruptible wait was on
          */
-        RedisLease run(long waitNanos) throws InterruptedException;
+        L run(long waitNanos) throws InterruptedException;
     }
 
     /**
@@ -28,15 +28,16 @@ final class FreshHolds {
      *     return holds unchecked so that dlock-verify's checker 6 must catch them: one attempt, as returned
      * @throws InterruptedException as the attempt throws it
      */
-    static RedisLease await(Ticker ticker, boolean check, long waitNanos, Attempt attempt) throws InterruptedException {
+    static <L extends CallerChecked> L await(Ticker ticker, boolean check, long waitNanos, Attempt<L> attempt)
+            throws InterruptedException {
         if (!check) {
             return attempt.run(waitNanos);
         }
         long begun = ticker.nanos();
         long wait = waitNanos;
         for (boolean retried = false; ; retried = true) {
-            RedisLease lease = attempt.run(wait);
-            if (lease == null || lease.keepForCaller()) {
+            L lease = attempt.run(wait);
+            if (lease == null || lease.keepForCaller(false)) {
                 return lease;
             }
             if (waitNanos != ThreadLocking.FOREVER) {

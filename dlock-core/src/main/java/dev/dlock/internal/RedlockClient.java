@@ -73,8 +73,13 @@ final class RedlockClient implements LockClient {
      * @throws dev.dlock.LockConnectionException if fewer than a quorum of nodes can be reached
      */
     static LockClient connect(List<ClientOptions> nodeOptions) {
+        return connect(nodeOptions, Ticker.SYSTEM);
+    }
+
+    /** As {@link #connect(List)}, on the given clock (tests). */
+    static RedlockClient connect(List<ClientOptions> nodeOptions, Ticker ticker) {
         RedlockNodes nodes = RedlockNodes.connect(nodeOptions);
-        return new RedlockClient(nodes, nodeOptions.get(0), Ticker.SYSTEM);
+        return new RedlockClient(nodes, nodeOptions.get(0), ticker);
     }
 
     @Override

@@ -355,6 +355,12 @@ final class RedlockLease implements Lease, CallerChecked {
         if (validForHalfNow()) {
             return true;
         }
+        Log.LOG.log(
+                System.Logger.Level.INFO,
+                "dlock: a Redlock hold of ''{0}'' could not be shown valid for half its lease of {1} ms for its"
+                        + " caller; it is given up and the acquire tries again",
+                name,
+                leaseMillis);
         releaseQuietly();
         return false;
     }

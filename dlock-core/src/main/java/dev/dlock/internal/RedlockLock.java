@@ -189,10 +189,20 @@ final class RedlockLock extends ThreadLocking {
     }
 
     /**
+     * Runs acquires and waits for them, until one returns a hold valid for half its lease as this thread
+     * sees it ({@link FreshHolds}, {@link RedlockLease#keepForCaller(boolean)}), or the wait runs out (null).
+     */
+    private RedlockLease await(long leaseMillis, boolean renewed, long waitNanos, boolean interruptible)
+            throws InterruptedException {
+        return FreshHolds.await(
+                ctx.ticker(), true, waitNanos, wait -> awaitOne(leaseMillis, renewed, wait, interruptible));
+    }
+
+    /**
      * Runs an acquire and waits for it. An interrupt (when {@code interruptible}) cancels the wait; a
      * hold the attempt under way takes anyway is released by the acquirer.
      */
-    private RedlockLease await(long leaseMillis, boolean renewed, long waitNanos, boolean interruptible)
+    private RedlockLease awaitOne(long leaseMillis, boolean renewed, long waitNanos, boolean interruptible)
             throws InterruptedException {
         ctx.lifecycle().checkOpen();
         CompletableFuture<RedlockLease> wait = acquirer.acquire(name, keys, leaseMillis, renewed, waitNanos);
