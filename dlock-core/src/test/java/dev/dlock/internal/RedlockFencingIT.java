@@ -85,20 +85,37 @@ final class RedlockFencingIT {
     }
 
     @Test
-    void aNodeRestartingEmptyBetweenItsGrantAndTheWriteBack_getsTheToken(IndependentMasters m) {
-        FaultyNode a = new FaultyNode(m.server(A), RedlockScripts.FENCE, (call, send) -> {
-            if (call == 1) {
-                m.server(A).restart(); // after it granted hold 1, before the write-back reaches it
-            }
-            return send.get();
-        });
-        Tokens tokens = reproduce(m, "fence-restart-mid-acquire", a);
+    void aNodeBehindRestartingEmptyBeforeItsWriteBack_stillGetsTheToken(IndependentMasters m) {
+        FaultyNode b = new FaultyNode(m.server(B), RedlockScripts.FENCE, restartingFirst(m, B));
+        Tokens tokens = reproduce(m, "fence-restart-behind", b);
         for (int i = 0; i < 3; i++) {
             assertThat(tokens.afterFirst()[i])
                     .as("node %d's counter when hold 1's acquire returned: %s", i, tokens)
                     .isGreaterThanOrEqualTo(tokens.first());
         }
         assertThat(tokens.second()).as("%s", tokens).isGreaterThan(tokens.first());
+    }
+
+    @Test
+    void aNodeRestartingEmptyAfterItsGrant_isOneThatLostItsData(IndependentMasters m) {
+        // A reported the token itself, so the acquire does not wait for its write-back: A counts in ℓ
+        FaultyNode a = new FaultyNode(m.server(A), RedlockScripts.FENCE, restartingFirst(m, A));
+        Tokens tokens = reproduce(m, "fence-restart-granted", a);
+        assertThat(tokens.afterFirst()[B]).as("B: %s", tokens).isGreaterThanOrEqualTo(tokens.first());
+        assertThat(tokens.afterFirst()[C]).as("C: %s", tokens).isGreaterThanOrEqualTo(tokens.first());
+        assertThat(tokens.second())
+                .as("hold 2 through A, restarted empty (ℓ = 1, twice over), and B: %s", tokens)
+                .isGreaterThan(tokens.first());
+    }
+
+    /** Restarts the node, empty, before the first call reaches it: after it granted, before its write-back. */
+    private static FaultyNode.Fault restartingFirst(IndependentMasters m, int node) {
+        return (call, send) -> {
+            if (call == 1) {
+                m.server(node).restart();
+            }
+            return send.get();
+        };
     }
 
     @Test
