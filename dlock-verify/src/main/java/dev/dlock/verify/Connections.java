@@ -42,6 +42,22 @@ final class Connections {
         if (replicaAcks > 0) {
             builder.replicaAcks(replicaAcks).replicaAckTimeout(replicaAckTimeout());
         }
+        return build(builder, unsafeControl);
+    }
+
+    /** A Redlock client of the run on {@code nodes} (one URI per independent master). */
+    LockClient redlock(java.util.List<String> nodes, Duration lease, String unsafeControl) {
+        LockClient.Builder builder = LockClient.builder()
+                .redlock(nodes.toArray(String[]::new))
+                .transport(run.transport().factory())
+                .leaseTime(lease != null ? lease : run.ttl())
+                .keyPrefix(run.keyPrefix())
+                .clientName(run.clientName())
+                .commandTimeout(run.commandTimeout());
+        return build(builder, unsafeControl);
+    }
+
+    private static LockClient build(LockClient.Builder builder, String unsafeControl) {
         if (unsafeControl == null) {
             return builder.build();
         }

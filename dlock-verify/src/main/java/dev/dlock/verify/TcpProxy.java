@@ -8,21 +8,29 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A loopback TCP proxy between one client and Redis, with four network faults: {@link #freeze(boolean) freeze}
+ * A loopback TCP proxy between one client and Redis, with these network faults: {@link #freeze(boolean) freeze}
  * (bytes are no longer forwarded in either direction, connections stay open, as with a partition that drops nothing),
  * {@link #latency(Duration) latency} (every chunk is held back before it is forwarded), {@link
  * #pubsubLag(Duration) pub/sub lag} (only what Redis sends on a connection that has sent SUBSCRIBE is delivered late,
- * each chunk by the same lag, order kept: the grant path lags behind the command path) and {@link #cut(Set) cut}
- * (connections closed and new ones refused, but for those named to survive: a partition that resets). Two threads
- * per connection, one more for a pub/sub connection's delayed deliveries. Thread-safe.
+ * each chunk by the same lag, order kept: the grant path lags behind the command path), {@link
+ * #commandLag(Duration) command lag} (the same for what Redis sends on the other connections: replies late; set apart
+ * from the pub/sub lag, the two paths arrive out of step), {@link #failNext(String) a failed command} (the connection
+ * that sends the next command carrying a marker is closed instead, so that one command fails and never reaches Redis)
+ * and {@link #cut(Set) cut} (connections closed and new ones refused, but for those named to survive: a partition that
+ * resets). {@link #nextCommand(String)} tells when a command carrying a marker went through, so a script can time a
+ * fault to one command. Two threads per connection, one more for a connection's delayed deliveries. Thread-safe.
  */
 final class TcpProxy implements AutoCloseable {
 
@@ -35,7 +43,19 @@ final class TcpProxy implements AutoCloseable {
     private volatile boolean frozen;
     private volatile long latencyNanos;
     private volatile long pubsubLagNanos;
+    private volatile long commandLagNanos;
+    private final AtomicLong lateReplies = new AtomicLong();
+    private final List<Marked> marked = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
+
+    /**
+     * A command marker waited for: {@code fail} closes the connection instead of forwarding the command.
+     *
+     * @param marker text the command's bytes contain (RESP, ISO-8859-1)
+     * @param fail whether the command is dropped with its connection instead of being forwarded
+     * @param seen completed with the {@code nanoTime} at which the command went through (or was dropped)
+     */
+    private record Marked(String marker, boolean fail, CompletableFuture<Long> seen) {}
 
     TcpProxy(String targetHost, int targetPort) throws IOException {
         this.targetHost = targetHost;
@@ -59,6 +79,40 @@ final class TcpProxy implements AutoCloseable {
 
     void pubsubLag(Duration lag) {
         this.pubsubLagNanos = lag.toNanos();
+    }
+
+    /**
+     * Delivers what Redis sends on every connection that has not subscribed (command replies) {@code lag} late, each
+     * chunk by the lag in force when it arrived, order kept; zero ends it for chunks that arrive from now on.
+     */
+    void commandLag(Duration lag) {
+        this.commandLagNanos = lag.toNanos();
+    }
+
+    /** How many reply chunks of command connections the {@link #commandLag(Duration) command lag} has held back. */
+    long lateReplies() {
+        return lateReplies.get();
+    }
+
+    /**
+     * Completes with the {@code nanoTime} at which the next command whose bytes contain {@code marker} was forwarded
+     * to Redis on a connection that has not subscribed.
+     */
+    CompletableFuture<Long> nextCommand(String marker) {
+        Marked m = new Marked(marker, false, new CompletableFuture<>());
+        marked.add(m);
+        return m.seen();
+    }
+
+    /**
+     * Makes the next command whose bytes contain {@code marker} (on a connection that has not subscribed) fail: its
+     * connection is closed instead of forwarding it, so Redis never runs it and the client sees the connection lost.
+     * Completes with the {@code nanoTime} at which it was dropped.
+     */
+    CompletableFuture<Long> failNext(String marker) {
+        Marked m = new Marked(marker, true, new CompletableFuture<>());
+        marked.add(m);
+        return m.seen();
     }
 
     /**
@@ -92,11 +146,11 @@ final class TcpProxy implements AutoCloseable {
         private final BlockingQueue<Object[]> late = new LinkedBlockingQueue<>();
         private volatile Thread deliverer;
 
-        void deliverLate(OutputStream out, byte[] chunk) {
+        void deliverLate(OutputStream out, byte[] chunk, long lagNanos) {
             if (deliverer == null) {
                 deliverer = daemon("dlock-proxy-late", () -> deliver(out));
             }
-            late.add(new Object[] {System.nanoTime() + pubsubLagNanos, chunk});
+            late.add(new Object[] {System.nanoTime() + lagNanos, chunk});
         }
 
         private void deliver(OutputStream out) {
@@ -169,8 +223,16 @@ final class TcpProxy implements AutoCloseable {
                 if (!towardsClient && !link.pubsub && subscribes(buffer, read)) {
                     link.pubsub = true;
                 }
-                if (towardsClient && link.pubsub && (pubsubLagNanos > 0 || link.deliverer != null)) {
-                    link.deliverLate(out, java.util.Arrays.copyOf(buffer, read));
+                if (!towardsClient && !link.pubsub && !marked.isEmpty() && dropsMarked(buffer, read)) {
+                    return; // the command fails with its connection: closed below, never forwarded
+                }
+                long lag = link.pubsub ? pubsubLagNanos : commandLagNanos;
+                if (towardsClient && (lag > 0 || link.deliverer != null)) {
+                    // once a chunk went the late way, every later one follows it: the order is kept
+                    if (!link.pubsub && lag > 0) {
+                        lateReplies.incrementAndGet();
+                    }
+                    link.deliverLate(out, java.util.Arrays.copyOf(buffer, read), lag);
                 } else {
                     out.write(buffer, 0, read);
                     out.flush();
@@ -183,6 +245,22 @@ final class TcpProxy implements AutoCloseable {
             closeQuietly(from);
             closeQuietly(to);
         }
+    }
+
+    /**
+     * Completes the markers a chunk from the client carries, marking it first (the wait for it then sees the command
+     * about to go through); tells whether one of them asks for the command to be dropped.
+     */
+    private boolean dropsMarked(byte[] buffer, int length) {
+        String text = new String(buffer, 0, length, java.nio.charset.StandardCharsets.ISO_8859_1);
+        boolean drop = false;
+        for (Marked m : marked) {
+            if (text.contains(m.marker()) && marked.remove(m)) {
+                drop |= m.fail();
+                m.seen().complete(System.nanoTime());
+            }
+        }
+        return drop;
     }
 
     /** Whether a chunk from the client carries a SUBSCRIBE or PSUBSCRIBE command (RESP text, any case). */
