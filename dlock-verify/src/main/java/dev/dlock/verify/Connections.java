@@ -45,15 +45,19 @@ final class Connections {
         return build(builder, unsafeControl);
     }
 
-    /** A Redlock client of the run on {@code nodes} (one URI per independent master). */
+    /**
+     * A Redlock client of the run on {@code nodes} (one URI per independent master), with a command timeout of a
+     * quarter of its lease: Redlock waits for every node up to it, and a hold needs half its lease left.
+     */
     LockClient redlock(java.util.List<String> nodes, Duration lease, String unsafeControl) {
+        Duration leaseTime = lease != null ? lease : run.ttl();
         LockClient.Builder builder = LockClient.builder()
                 .redlock(nodes.toArray(String[]::new))
                 .transport(run.transport().factory())
-                .leaseTime(lease != null ? lease : run.ttl())
+                .leaseTime(leaseTime)
                 .keyPrefix(run.keyPrefix())
                 .clientName(run.clientName())
-                .commandTimeout(run.commandTimeout());
+                .commandTimeout(leaseTime.dividedBy(4));
         return build(builder, unsafeControl);
     }
 

@@ -9,7 +9,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Redlock fencing tokens across a failed write-back and a node that restarts empty (issue 24, defect 3), on three
  * independent masters the scenario starts (no persistence), {@code B} behind a proxy. Per round, on a name of its own:
- * the nodes' counters are set to A = 5, B = 3, C = 5 (B missed two holds); {@code r1} (a Redlock client on the three,
+ * the nodes' counters are set to A = 5, B = 3, C = 5 (B missed two holds; plus 100 per round, so that two names never
+ * share a token); {@code r1} (a Redlock client on the three,
  * which carries the control) takes hold 1, token 6, and its fencing write-back ({@code counter = max(counter, 6)}) to
  * B is dropped with its connection by the proxy ({@link Fault#FENCE_WRITE_FAILED}), so B stays at 4 unless the client
  * makes sure of it; {@code r1} uses and releases hold 1. A is SIGKILLed and restarted empty ({@link
@@ -62,9 +63,11 @@ final class RedlockFenceScript implements Script {
         String name = stage.name(round % 2);
         String lockKey = stage.keyPrefix() + ":{" + name + "}:redlock";
         String fenceKey = lockKey + "-fence";
-        nodeA.command("SET", fenceKey, "5");
-        nodeB.command("SET", fenceKey, "3");
-        nodeC.command("SET", fenceKey, "5");
+        // every round from its own base: equal small tokens under two names would read as one grant for two locks
+        long base = 100L * round;
+        nodeA.command("SET", fenceKey, Long.toString(base + 5));
+        nodeB.command("SET", fenceKey, Long.toString(base + 3));
+        nodeC.command("SET", fenceKey, Long.toString(base + 5));
         // the write-back alone names one key, the counter: "1" (numkeys) then the key (the acquire names two)
         CompletableFuture<Long> dropped =
                 proxyB.failNext("$1\r\n1\r\n$" + fenceKey.length() + "\r\n" + fenceKey + "\r\n");

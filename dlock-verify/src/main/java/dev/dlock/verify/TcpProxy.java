@@ -26,13 +26,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * #pubsubLag(Duration) pub/sub lag} (only what Redis sends on a connection that has sent SUBSCRIBE is delivered late,
  * each chunk by the same lag, order kept: the grant path lags behind the command path), {@link
  * #commandLag(Duration) command lag} (the same for what Redis sends on the other connections: replies late; set apart
- * from the pub/sub lag, the two paths arrive out of step), {@link #failNext(String) a failed command} (the connection
- * that sends the next command carrying a marker is closed instead, so that one command fails and never reaches Redis)
+ * from the pub/sub lag, the two paths arrive out of step), {@link #failNext(String) a failed command} (the next command
+ * carrying a marker is answered with an error by the proxy and never reaches Redis)
  * and {@link #cut(Set) cut} (connections closed and new ones refused, but for those named to survive: a partition that
  * resets). {@link #nextCommand(String)} tells when a command carrying a marker went through, so a script can time a
  * fault to one command. Two threads per connection, one more for a connection's delayed deliveries. Thread-safe.
  */
 final class TcpProxy implements AutoCloseable {
+
+    private static final byte[] REFUSED =
+            "-ERR dlock-verify: command failed by the proxy\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final ServerSocket server;
     private final String targetHost;
@@ -105,9 +108,11 @@ final class TcpProxy implements AutoCloseable {
     }
 
     /**
-     * Makes the next command whose bytes contain {@code marker} (on a connection that has not subscribed) fail: its
-     * connection is closed instead of forwarding it, so Redis never runs it and the client sees the connection lost.
-     * Completes with the {@code nanoTime} at which it was dropped.
+     * Makes the next command whose bytes contain {@code marker} (on a connection that has not subscribed) fail: the
+     * proxy answers it with an error reply and does not forward it, so Redis never runs it and the connection stays
+     * open (closing it would not do: a client that re-sends its commands after a reconnect, as Lettuce does, would
+     * run it after all). Meant for a connection with that one command in flight: its chunk is dropped whole.
+     * Completes with the {@code nanoTime} at which it was answered.
      */
     CompletableFuture<Long> failNext(String marker) {
         Marked m = new Marked(marker, true, new CompletableFuture<>());
@@ -161,8 +166,8 @@ final class TcpProxy implements AutoCloseable {
                         return;
                     }
                     sleep((Long) next[0] - System.nanoTime());
-                    out.write((byte[]) next[1]);
-                    out.flush();
+                    byte[] chunk = (byte[]) next[1];
+                    write(out, chunk, chunk.length);
                 }
             } catch (IOException | InterruptedException e) {
                 // the connection closed: the client reconnects
@@ -171,6 +176,12 @@ final class TcpProxy implements AutoCloseable {
 
         void close() {
             late.add(new Object[0]);
+        }
+
+        /** Every write towards the client goes through here: replies, late deliveries and the proxy's own errors. */
+        synchronized void write(OutputStream out, byte[] bytes, int length) throws IOException {
+            out.write(bytes, 0, length);
+            out.flush();
         }
     }
 
@@ -224,7 +235,8 @@ final class TcpProxy implements AutoCloseable {
                     link.pubsub = true;
                 }
                 if (!towardsClient && !link.pubsub && !marked.isEmpty() && dropsMarked(buffer, read)) {
-                    return; // the command fails with its connection: closed below, never forwarded
+                    link.write(from.getOutputStream(), REFUSED, REFUSED.length);
+                    continue; // answered here, never forwarded
                 }
                 long lag = link.pubsub ? pubsubLagNanos : commandLagNanos;
                 if (towardsClient && (lag > 0 || link.deliverer != null)) {
@@ -234,8 +246,12 @@ final class TcpProxy implements AutoCloseable {
                     }
                     link.deliverLate(out, java.util.Arrays.copyOf(buffer, read), lag);
                 } else {
-                    out.write(buffer, 0, read);
-                    out.flush();
+                    if (towardsClient) {
+                        link.write(out, buffer, read);
+                    } else {
+                        out.write(buffer, 0, read);
+                        out.flush();
+                    }
                 }
             }
         } catch (IOException e) {
