@@ -16,6 +16,7 @@ final class Acquirer {
     final LeaseTime leaseTime;
     final Owners owners;
     final boolean checkValidity; // off only for the negative control Controls.expiredHandoff
+    final boolean acceptStaleGrants; // on only for the negative control Controls.Control.STALE_GRANT
 
     Acquirer(
             ScriptRunner scripts,
@@ -25,7 +26,8 @@ final class Acquirer {
             Leases leases,
             LeaseTime leaseTime,
             Owners owners,
-            boolean checkValidity) {
+            boolean checkValidity,
+            boolean acceptStaleGrants) {
         this.scripts = scripts;
         this.ticker = ticker;
         this.scheduler = scheduler;
@@ -34,6 +36,7 @@ final class Acquirer {
         this.leaseTime = leaseTime;
         this.owners = owners;
         this.checkValidity = checkValidity;
+        this.acceptStaleGrants = acceptStaleGrants;
     }
 
     /** The acquisitions waiting for a hand-off or wake-up. */

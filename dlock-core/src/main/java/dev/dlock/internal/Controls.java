@@ -32,7 +32,13 @@ record Controls(Set<Control> on) {
          * queue entries no more often than every third of the entry lifetime (at least 333 ms) whatever
          * the lease time.
          */
-        EXPIRED_HANDOFF;
+        EXPIRED_HANDOFF,
+        /**
+         * {@code stale-grant}: a waiter takes any grant its wait is sent, also one issued before a later
+         * try of that wait found the lock busy (so one whose hold may have expired and been taken by
+         * another), with its validity counted from that later try.
+         */
+        STALE_GRANT;
 
         /** The name the property gives this control: the constant's name in lower case with dashes. */
         String value() {

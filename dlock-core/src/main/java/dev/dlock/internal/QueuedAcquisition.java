@@ -30,8 +30,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       last try that leaves the queue, so no release grants the hold to someone who has gone.
  * </ol>
  *
- * <p>A granted lease's validity counts from the sending of the last try whose reply said busy: that
- * try ran before the release that granted it, so Redis keeps the hold at least that long. A waiter
+ * <p>Each queueing try names itself ({@code <wait id>.<try>}, the try's number in this acquisition) in
+ * the queue entry it writes, and a grant names the try whose entry it consumed. A grant is taken on
+ * the message's word only if it names the last queueing try whose reply said busy: that try ran before
+ * the release that granted it, so Redis keeps the hold at least a lease from the try's sending, and the
+ * granted lease's validity counts from there. A grant naming an earlier try is stale: a later try found
+ * the lock busy after it, so the hold it granted had expired (and may be another's now); it is dropped
+ * and the waiter tries again. Taking it would return a hold that another client may have, with a lower
+ * token (StaleGrantContract). A waiter
  * refreshes its entry at least every third of its lease time, so that validity is normally most of
  * the lease. Whatever the path, no acquire returns a hold with less than half its lease time left: a
  * take that would leave less sends one more try, which re-takes the hold it already has with a full
@@ -71,6 +77,8 @@ abstract class QueuedAcquisition implements Waiting {
     volatile boolean cancelled;
     volatile boolean queued; // a queueing try was sent, so Redis may hold our queue entry
     private volatile long queuedSentAt; // send time of the last queueing try that found it busy
+    private volatile long busyTry; // that try's number (from 1): the only one whose grant is taken
+    private long queueTries; // queueing tries sent; one command is in flight at a time
     volatile WaitRoom.Waiter waiter;
     private String waitId; // made when it first queues
     private String channel; // this client's wake-up channel for this name, built when first needed
@@ -204,8 +212,10 @@ abstract class QueuedAcquisition implements Waiting {
             queued = true;
         }
         String sent = mode;
+        long tryNumber = mode.equals(QUEUE) ? ++queueTries : -1;
         long sentAt = shared.ticker.nanos();
-        send(mode, mode.equals(QUEUE) ? waitId() : "-").whenComplete((replicated, error) -> {
+        String waitArg = tryNumber < 0 ? "-" : waitId() + '.' + Long.toString(tryNumber, 36);
+        send(mode, waitArg).whenComplete((replicated, error) -> {
             if (error != null) {
                 finish(null, error);
                 return;
@@ -215,13 +225,16 @@ abstract class QueuedAcquisition implements Waiting {
                 // Taken on the master only: a failover now would lose it. finish() undoes it.
                 finish(null, shared.scripts.notAcknowledged(key(), replicated, "the acquire of " + describe()));
             } else {
-                onReply(reply, sentAt, sent);
+                onReply(reply, sentAt, sent, tryNumber);
             }
         });
     }
 
-    /** {@code reply}: the token when taken, else busy (or, where the kind has it, refused for good). */
-    private void onReply(long reply, long sentAt, String mode) {
+    /**
+     * {@code reply}: the token when taken, else busy (or, where the kind has it, refused for good);
+     * {@code tryNumber}: the queueing try's number, -1 for another try.
+     */
+    private void onReply(long reply, long sentAt, String mode, long tryNumber) {
         if (reply > 0) {
             queued = false;
             take(reply, sentAt);
@@ -238,10 +251,10 @@ abstract class QueuedAcquisition implements Waiting {
         }
         if (mode.equals(QUEUE)) {
             queuedSentAt = sentAt;
+            busyTry = tryNumber;
         }
         WaitRoom.Waiter w = waiter;
-        if (w != null && w.grantedToken() >= 0) {
-            takeGranted(w.grantedToken()); // granted after this try ran
+        if (w != null && takeIfFresh(w)) {
             return;
         }
         if (cancelled || pastDeadline()) {
@@ -272,13 +285,37 @@ abstract class QueuedAcquisition implements Waiting {
                 shared.scheduler.schedule(() -> signal.complete(Boolean.FALSE), sleep, TimeUnit.NANOSECONDS);
         signal.whenComplete((ok, error) -> {
             timer.cancel(false);
-            if (w.grantedToken() >= 0) {
-                takeGranted(w.grantedToken());
-            } else {
+            if (!takeIfFresh(w)) {
                 w.arm();
                 attempt(QUEUE);
             }
         });
+    }
+
+    /**
+     * Takes the waiter's grant if it names the last queueing try that found the lock busy (it was issued
+     * after that try ran), and drops it if it names an earlier one (stale: the next try re-takes the hold
+     * if it is still ours).
+     *
+     * @return whether the grant was taken
+     */
+    private boolean takeIfFresh(WaitRoom.Waiter w) {
+        WaitRoom.Grant g = w.grant();
+        if (g == null) {
+            return false;
+        }
+        if (g.tryNumber() == busyTry || shared.acceptStaleGrants) {
+            takeGranted(g.token());
+            return true;
+        }
+        w.dropGrant(g);
+        Log.LOG.log(
+                System.Logger.Level.DEBUG,
+                "dlock: a grant of {0} for try {1} came after try {2} found it busy; dropped as stale",
+                describe(),
+                g.tryNumber(),
+                busyTry);
+        return false;
     }
 
     /**

@@ -76,7 +76,15 @@ final class RedisLockClient implements LockClient {
         WaitRoom waitRoom =
                 new WaitRoom(transport, scheduler, ticker, controls.crossLockGrant(), commandTimeout.plusSeconds(1));
         this.acquirer = new Acquirer(
-                scripts, ticker, scheduler, waitRoom, leases, leaseTime, owners, !controls.expiredHandoff());
+                scripts,
+                ticker,
+                scheduler,
+                waitRoom,
+                leases,
+                leaseTime,
+                owners,
+                !controls.expiredHandoff(),
+                controls.has(Controls.Control.STALE_GRANT));
         this.gates = new Gates(acquirer, lifecycle, controls.expiredHandoff(), events);
         this.admin = new RedisLockAdmin(scripts, keyPrefix, maxNameLength, lifecycle);
         long interval = Math.max(1, leaseMillis / 3);

@@ -12,15 +12,19 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Multiplexes every waiter of one client onto one pub/sub connection, with one subscription per
  * lock name however many of the client's threads wait for it. Protocol: a waiter joins the channel
  * of its lock (the first joiner subscribes, and Redis confirms before the waiter queues itself in
- * Redis), then queues with a try that carries its wait id, unique in this client. A release hands
- * the lock to the oldest queued waiter of any client and publishes {@code g <token> <wait id>
- * <owner>} on that owner's client's own channel for that lock. The message completes exactly the
- * wait it was issued for: the wait id, the channel (so the lock name) and the owner must all match.
+ * Redis), then queues with tries that carry its wait id, unique in this client, and the try's number
+ * ({@code <wait id>.<try>}). A release hands the lock to the oldest queued waiter of any client and
+ * publishes {@code g <token> <wait id>.<try> <owner>} on that owner's client's own channel for that
+ * lock, naming the try whose queue entry it consumed. The message reaches exactly the wait it was
+ * issued for: the wait id, the channel (so the lock name) and the owner must all match; the waiter
+ * then takes it only if it names its last queueing try that found the lock busy (QueuedAcquisition):
+ * an older try's grant came before a try that found the lock busy, so it is stale.
  * A message that comes late (its wait took the lock by its own try, gave up, or ended) matches
  * nothing and is dropped: a thread's owner id is the same for every lock and every wait, so routing
  * by owner alone would let an old grant complete a new wait. A channel whose subscribe failed is
@@ -79,11 +83,13 @@ final class WaitRoom {
             int second = space < 0 ? -1 : message.indexOf(' ', space + 1);
             if (second > space + 1) {
                 long token = Long.parseLong(message, 2, space, 10);
-                String wait = message.substring(space + 1, second);
+                int dot = message.lastIndexOf('.', second);
+                String wait = message.substring(space + 1, dot > space ? dot : second);
+                long tryNumber = dot > space ? Long.parseLong(message, dot + 1, second, 36) : -1;
                 String owner = message.substring(second + 1);
                 Waiter w = grantByOwner ? anyWaitOf(owner) : byWait.get(wait);
                 if (w != null && (grantByOwner || (w.owner.equals(owner) && w.channel.name.equals(channel)))) {
-                    w.grant(token);
+                    w.grant(new Grant(token, tryNumber));
                 }
             }
             // else: for a wait that has ended, or from a client before wait ids (the waiter takes the
@@ -278,19 +284,26 @@ final class WaitRoom {
     }
 
     /**
+     * A hand-off as its message told it.
+     *
+     * @param token the fencing token of the granted hold
+     * @param tryNumber the number of the queueing try whose queue entry the grant consumed; -1 when the
+     *     message named none
+     */
+    record Grant(long token, long tryNumber) {}
+
+    /**
      * One waiting acquire. Its signal, renewed by {@link #arm()}, completes when it should act: TRUE
      * for a wake-up or a hand-off, FALSE for its own timer or cancellation. A hand-off also records
-     * the token, which stays until the acquisition takes it.
+     * the grant, which stays until the acquisition takes it or finds it stale.
      */
     static final class Waiter {
-        private static final long NONE = -1;
-
         final String owner;
         final String waitId;
         final Waiting acquisition;
         private volatile Channel channel;
         private volatile CompletableFuture<Boolean> signal = new CompletableFuture<>();
-        private volatile long grantedToken = NONE;
+        private final AtomicReference<Grant> grant = new AtomicReference<>();
 
         Waiter(String owner, String waitId, Waiting acquisition) {
             this.owner = owner;
@@ -308,21 +321,21 @@ final class WaitRoom {
          */
         CompletableFuture<Boolean> arm() {
             signal = new CompletableFuture<>();
-            if (grantedToken != NONE) {
+            if (grant.get() != null) {
                 signal.complete(Boolean.TRUE);
             }
             return signal;
         }
 
-        /** The token a release handed this waiter the lock with, or -1. */
-        long grantedToken() {
-            return grantedToken;
+        /** The last grant a release's message brought this waiter, or null. */
+        Grant grant() {
+            return grant.get();
         }
 
         /** True if a wake-up reached this waiter and no try has consumed it since. */
         boolean wasWoken() {
             CompletableFuture<Boolean> s = signal;
-            return grantedToken == NONE && s.isDone() && Boolean.TRUE.equals(s.getNow(Boolean.FALSE));
+            return grant.get() == null && s.isDone() && Boolean.TRUE.equals(s.getNow(Boolean.FALSE));
         }
 
         /** Returns the signal armed before the last try. */
@@ -330,13 +343,18 @@ final class WaitRoom {
             return signal;
         }
 
-        /** Forgets a grant that the acquisition has used up (it revalidates with a try of its own). */
+        /** Forgets any grant: the acquisition has used it up (it revalidates with a try of its own). */
         void clearGrant() {
-            grantedToken = NONE;
+            grant.set(null);
         }
 
-        void grant(long token) {
-            grantedToken = token;
+        /** Forgets {@code stale} unless a newer grant replaced it meanwhile. */
+        void dropGrant(Grant stale) {
+            grant.compareAndSet(stale, null);
+        }
+
+        void grant(Grant g) {
+            grant.set(g);
             signal.complete(Boolean.TRUE);
         }
 
