@@ -432,6 +432,11 @@ record Scenario(
                         Fault.PUBSUB_KILL),
                 ReadWriteScenario.of("control-rw-writer-takes-read-lock", Worker.Variant.WRITERS_TAKE_READ_LOCK),
                 scripted("stale-grant", new StaleGrantScript(null), null, ""),
+                scripted(
+                        "control-stale-grant",
+                        new StaleGrantScript("stale-grant"),
+                        Checker.MUTUAL_EXCLUSION,
+                        "overlap"),
                 scripted("multi-lock-lost-part", new MultiLostPartScript(null), null, ""),
                 scripted("redlock-fence-write-back", new RedlockFenceScript(null), null, ""),
                 scripted("read-write-long-leases", new LongReadScript(null), null, ""),
