@@ -32,7 +32,8 @@ final class HoldersExpiryChecker {
         for (Op look : looks) {
             for (Hold hold : holds) {
                 boolean openThroughout = hold.start() <= look.invoke() && hold.end() >= look.complete();
-                if (openThroughout && hold.deadline() > look.deadline() + RESOLUTION_NANOS) {
+                boolean expires = look.deadline() != Long.MAX_VALUE; // PTTL -1: no expiry at all
+                if (openThroughout && expires && hold.deadline() - RESOLUTION_NANOS > look.deadline()) {
                     violations.add(new Violation(
                             Checker.HOLDERS_EXPIRY,
                             String.format(

@@ -15,13 +15,11 @@ import java.util.List;
  * and {@code r3} release (a look), then {@code r1}; {@code w1} then takes the write lock, writes and releases. The
  * readers share one client, which carries the control; {@code w1} has its own.
  */
-final class LongReadScript implements Script {
-
-    private final String unsafeControl;
+final class LongReadScript extends Script.WithControl {
 
     /** @param unsafeControl the readers' client's {@code dlock.unsafe.control}, or {@code null} */
     LongReadScript(String unsafeControl) {
-        this.unsafeControl = unsafeControl;
+        super(unsafeControl);
     }
 
     @Override

@@ -18,13 +18,11 @@ import java.util.concurrent.CompletableFuture;
  * acquire). The honest multi-lock waits for {@code -a} again. {@code m1} calls {@code tryAcquire(wait)} in rounds 0
  * and 2 and {@code lock()} in rounds 1 and 3, and uses and releases what it got.
  */
-final class MultiLostPartScript implements Script {
-
-    private final String unsafeControl;
+final class MultiLostPartScript extends Script.WithControl {
 
     /** @param unsafeControl the multi-lock's client's {@code dlock.unsafe.control}, or {@code null} */
     MultiLostPartScript(String unsafeControl) {
-        this.unsafeControl = unsafeControl;
+        super(unsafeControl);
     }
 
     @Override

@@ -18,13 +18,11 @@ import java.util.concurrent.CompletableFuture;
  * 2 from A (counter 1) and B: token 5 if B was left at 4, which checker 4 reports (hold 1 returned before hold 2 began,
  * with a higher token); the honest client's hold 2 gets more than 6 (or hold 1 was refused).
  */
-final class RedlockFenceScript implements Script {
-
-    private final String unsafeControl;
+final class RedlockFenceScript extends Script.WithControl {
 
     /** @param unsafeControl the Redlock client's {@code dlock.unsafe.control}, or {@code null} */
     RedlockFenceScript(String unsafeControl) {
-        this.unsafeControl = unsafeControl;
+        super(unsafeControl);
     }
 
     @Override

@@ -30,4 +30,34 @@ interface Script {
      * @throws Exception when the round cannot be run (a setup step failed); the scenario then fails
      */
     void round(ScriptStage stage, int round) throws Exception;
+
+    /**
+     * A script whose one client carries {@code unsafeControl} (null: honest). Two scripts are equal when they are of
+     * one class with one control, whatever state a run left in them, so that a scenario equals itself across calls
+     * of {@link Scenario#all()}.
+     */
+    abstract class WithControl implements Script {
+        final String unsafeControl;
+
+        WithControl(String unsafeControl) {
+            this.unsafeControl = unsafeControl;
+        }
+
+        @Override
+        public final boolean equals(Object other) {
+            return other != null
+                    && other.getClass() == getClass()
+                    && java.util.Objects.equals(((WithControl) other).unsafeControl, unsafeControl);
+        }
+
+        @Override
+        public final int hashCode() {
+            return java.util.Objects.hash(getClass().getName(), unsafeControl);
+        }
+
+        @Override
+        public String toString() {
+            return getClass().getSimpleName() + (unsafeControl == null ? "" : "[" + unsafeControl + "]");
+        }
+    }
 }

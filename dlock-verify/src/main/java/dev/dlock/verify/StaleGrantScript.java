@@ -25,15 +25,13 @@ import java.util.function.Function;
  * {@code c1} holds (checker 1); the honest one tries again and waits for {@code c1}, which releases a third of a lease
  * after the grant arrived.
  */
-final class StaleGrantScript implements Script {
+final class StaleGrantScript extends Script.WithControl {
 
     static final Duration HOLDER_LEASE = Duration.ofMillis(150);
 
-    private final String unsafeControl;
-
     /** @param unsafeControl the waiter's client's {@code dlock.unsafe.control}, or {@code null} */
     StaleGrantScript(String unsafeControl) {
-        this.unsafeControl = unsafeControl;
+        super(unsafeControl);
     }
 
     @Override
