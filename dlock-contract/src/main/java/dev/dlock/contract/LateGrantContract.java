@@ -80,7 +80,7 @@ public abstract class LateGrantContract extends TransportContract {
         assertThat(grant).as("the release published a hand-off").isNotNull();
         // the formats the scripts write and the client reads (common.lua's channel_of and hand_off)
         assertThat(grant[0]).isEqualTo("dlock:{" + name + "}:wake:" + waiterClient.clientId());
-        assertThat(grant[1]).matches("g [0-9]+ [0-9a-z]+ " + waiterClient.clientId() + ":thread-[0-9]+");
+        assertThat(grant[1]).matches("g [0-9]+ [0-9a-z]+\\.[0-9a-z]+ " + waiterClient.clientId() + ":thread-[0-9]+");
         return grant;
     }
 

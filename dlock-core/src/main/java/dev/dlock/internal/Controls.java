@@ -38,7 +38,12 @@ record Controls(Set<Control> on) {
          * try of that wait found the lock busy (so one whose hold may have expired and been taken by
          * another), with its validity counted from that later try.
          */
-        STALE_GRANT;
+        STALE_GRANT,
+        /**
+         * {@code multi-lost-part}: a multi-lock returns without checking the names it took before its
+         * last one, so a name lost while a later one was waited for is returned in a lease already lost.
+         */
+        MULTI_LOST_PART;
 
         /** The name the property gives this control: the constant's name in lower case with dashes. */
         String value() {

@@ -15,8 +15,10 @@ import java.util.concurrent.CompletionException;
  * {@link MultiLease}, with null when a name stayed busy until the deadline, or exceptionally; in those
  * last two cases and on cancellation the names taken so far are released (owner-checked, on the
  * callback executor). Cancelling the result cancels the name's acquire in progress, which releases a
- * lock it takes concurrently. Thread-safe: the steps run one at a time, and {@link #taken} and
- * {@link #current} are guarded by this.
+ * lock it takes concurrently. Before it completes with the lease, every part is checked by this
+ * JVM's clock (held, and valid for at least half its lease: a name lost while a later one was waited
+ * for fails it); if one fails, every name is released and the acquire starts over within its deadline.
+ * Thread-safe: the steps run one at a time, and {@link #taken} and {@link #current} are guarded by this.
  */
 final class MultiAcquire {
     private final List<DistributedLock> locks;
@@ -26,8 +28,10 @@ final class MultiAcquire {
     private final CompletableFuture<Lease> result = new CompletableFuture<>();
     private final List<Lease> taken = new ArrayList<>(); // guarded by this
     private CompletableFuture<Lease> current; // guarded by this
+    private final boolean checkParts; // off only for the negative control Controls.Control.MULTI_LOST_PART
 
-    MultiAcquire(List<DistributedLock> locks, String label, long deadline, Callbacks callbacks) {
+    MultiAcquire(List<DistributedLock> locks, String label, long deadline, Callbacks callbacks, boolean checkParts) {
+        this.checkParts = checkParts;
         this.locks = locks;
         this.label = label;
         this.deadline = deadline;
@@ -56,6 +60,15 @@ final class MultiAcquire {
             List<Lease> all;
             synchronized (this) {
                 all = List.copyOf(taken);
+            }
+            if (checkParts && !allValidForHalf(all)) {
+                releaseTaken();
+                if (deadline - System.nanoTime() > 0) {
+                    step(0); // start over: the lost name is taken again through its queue
+                } else {
+                    result.complete(null);
+                }
+                return;
             }
             MultiLease multi = new MultiLease(label, all, callbacks);
             if (!result.complete(multi)) {
@@ -94,6 +107,20 @@ final class MultiAcquire {
                 }
             }
         });
+    }
+
+    private static boolean allValidForHalf(List<Lease> parts) {
+        for (Lease part : parts) {
+            if (part instanceof CallerChecked checked ? !checked.validForHalfNow() : !part.isValid()) {
+                Log.LOG.log(
+                        System.Logger.Level.INFO,
+                        "dlock: ''{0}'' of a multi-lock was lost or ran low while a later name was waited for;"
+                                + " every name is released and the acquire starts over",
+                        part.lockName());
+                return false;
+            }
+        }
+        return true;
     }
 
     private void fail(Throwable error) {

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -26,6 +27,16 @@ import java.util.function.Function;
  * cancelled or fails releases the names it took before it returns. Each name's hold is a lease of
  * its own owner id, renewed by the watchdog as any lease; {@link MultiLease} makes them one.
  *
+ * <p>A name taken before a wait for a later one can be lost during that wait (its key deleted by a
+ * failover without acknowledgements, an eviction or an operator; a pause longer than its lease) and be
+ * taken by another client. So before it returns, a blocking acquire checks every part on the caller's
+ * thread as a single acquire checks its hold ({@link CallerChecked}): a part taken more than {@value
+ * #CONFIRM_AFTER_MILLIS} ms before the last one is confirmed in Redis by a renewal (one round trip), and
+ * any part lost or under half its lease fails the check; then every name is released and the acquire
+ * starts over within its deadline (MultiLostPartContract). An uncontended acquire takes its names
+ * within that time and costs no extra round trip. The asynchronous acquire ({@link MultiAcquire})
+ * checks the parts by this JVM's clock, without I/O.
+ *
  * <p>Thread-owned holds ({@code lock()}) are counted per thread and per set of names in the client's
  * {@link MultiHolds}; they are lease-owned holds underneath, so a thread holding a multi-lock that
  * calls {@code lock()} on one of its names waits for itself, as a thread holding a lease does.
@@ -38,13 +49,19 @@ final class MultiLock extends ThreadLocking {
     private final MultiHolds holds;
     private final Callbacks callbacks;
     private final Lifecycle lifecycle;
+    private final boolean checkParts; // off only for the negative control Controls.Control.MULTI_LOST_PART
+
+    /** A part taken longer ago than this before the acquire's end is confirmed in Redis: it spanned a wait. */
+    static final long CONFIRM_AFTER_MILLIS = 50;
 
     private MultiLock(
             List<String> names,
             List<DistributedLock> locks,
             MultiHolds holds,
             Callbacks callbacks,
-            Lifecycle lifecycle) {
+            Lifecycle lifecycle,
+            boolean checkParts) {
+        this.checkParts = checkParts;
         this.names = names;
         this.lifecycle = lifecycle;
         this.locks = locks;
@@ -58,6 +75,8 @@ final class MultiLock extends ThreadLocking {
      * the names' locks.
      *
      * @throws NullPointerException naming {@code names} or {@code names[i]}
+     * @param checkParts false only for the negative control {@code multi-lost-part}: the acquire returns
+     *     without checking the parts it took before its last one (fixed leases are still extended)
      * @throws IllegalArgumentException if there is no name, or naming {@code names[i]} if it is blank or
      *     too long
      */
@@ -67,7 +86,8 @@ final class MultiLock extends ThreadLocking {
             Function<String, DistributedLock> lockOfName,
             MultiHolds holds,
             Callbacks callbacks,
-            Lifecycle lifecycle) {
+            Lifecycle lifecycle,
+            boolean checkParts) {
         Objects.requireNonNull(names, "names");
         if (names.length == 0) {
             throw new IllegalArgumentException("names must hold at least one lock name");
@@ -89,7 +109,7 @@ final class MultiLock extends ThreadLocking {
         for (String name : ordered) {
             locks.add(lockOfName.apply(name));
         }
-        return new MultiLock(ordered, List.copyOf(locks), holds, callbacks, lifecycle);
+        return new MultiLock(ordered, List.copyOf(locks), holds, callbacks, lifecycle, checkParts);
     }
 
     /** The names as a label, {@code [a, b]}: sorted, distinct. */
@@ -191,7 +211,7 @@ final class MultiLock extends ThreadLocking {
     public CompletableFuture<Lease> acquireAsync(Duration wait) {
         Duration w = Args.notNegative("wait", wait);
         lifecycle.checkOpen(); // as documented: thrown, not a failed future from the first name's acquire
-        return new MultiAcquire(locks, label, System.nanoTime() + w.toNanos(), callbacks).start();
+        return new MultiAcquire(locks, label, System.nanoTime() + w.toNanos(), callbacks, checkParts).start();
     }
 
     /**
@@ -206,18 +226,20 @@ final class MultiLock extends ThreadLocking {
             throws InterruptedException {
         long deadline = waitNanos == FOREVER ? 0 : System.nanoTime() + waitNanos;
         List<Lease> taken = new ArrayList<>(locks.size());
+        List<Long> takenAt = new ArrayList<>(locks.size());
         boolean done = false;
         try {
             while (true) {
-                if (!takeInOrder(taken, waitNanos == FOREVER, deadline, leaseTime, interruptible)) {
+                if (!takeInOrder(taken, takenAt, waitNanos == FOREVER, deadline, leaseTime, interruptible)) {
                     return null;
                 }
-                if (leaseTime == null || halfValid(taken, leaseTime)) {
+                if (checkParts ? keptForCaller(taken, takenAt) : leaseTime == null || halfValid(taken, leaseTime)) {
                     break;
                 }
-                // an early name's fixed lease ran out while a later name was waited for: take them all again
+                // a part was lost, or its lease ran low, while a later name was waited for: take them all again
                 MultiLease.releaseQuietly(taken);
                 taken.clear();
+                takenAt.clear();
             }
             MultiLease multi = new MultiLease(label, taken, callbacks);
             done = true;
@@ -236,7 +258,12 @@ final class MultiLock extends ThreadLocking {
      * @throws InterruptedException if interruptible and interrupted
      */
     private boolean takeInOrder(
-            List<Lease> taken, boolean forever, long deadline, Duration leaseTime, boolean interruptible)
+            List<Lease> taken,
+            List<Long> takenAt,
+            boolean forever,
+            long deadline,
+            Duration leaseTime,
+            boolean interruptible)
             throws InterruptedException {
         boolean interrupted = false;
         try {
@@ -262,6 +289,7 @@ final class MultiLock extends ThreadLocking {
                     return false;
                 }
                 taken.add(lease);
+                takenAt.add(System.nanoTime());
             }
             return true;
         } finally {
@@ -269,6 +297,29 @@ final class MultiLock extends ThreadLocking {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * Whether every part can be returned: each checked as a single acquire checks its hold on the caller's
+     * thread, and each taken before a wait for a later name confirmed in Redis first. Stops at the first
+     * part that fails (the caller releases them all).
+     */
+    private static boolean keptForCaller(List<Lease> taken, List<Long> takenAt) {
+        long last = takenAt.get(takenAt.size() - 1);
+        for (int i = 0; i < taken.size(); i++) {
+            boolean confirm = last - takenAt.get(i) > TimeUnit.MILLISECONDS.toNanos(CONFIRM_AFTER_MILLIS);
+            Lease part = taken.get(i);
+            boolean kept = part instanceof CallerChecked checked ? checked.keepForCaller(confirm) : part.isValid();
+            if (!kept) {
+                Log.LOG.log(
+                        System.Logger.Level.INFO,
+                        "dlock: ''{0}'' of a multi-lock was lost or ran low while a later name was waited for;"
+                                + " every name is released and the acquire starts over",
+                        part.lockName());
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

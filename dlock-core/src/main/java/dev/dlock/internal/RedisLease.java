@@ -18,7 +18,7 @@ import java.util.function.Consumer;
  * list are created only when somebody asks for them: most leases are released, never lost, and the
  * uncontended acquire+release path should allocate as little as it can.
  */
-final class RedisLease implements Lease {
+final class RedisLease implements Lease, CallerChecked {
     enum State {
         HELD,
         RELEASED,
@@ -187,7 +187,7 @@ final class RedisLease implements Lease {
      * @throws LockLostException if the hold is lost or cannot be shown valid for that long
      */
     void confirmForReentry() {
-        if (validForHalf()) {
+        if (validForHalf(false)) {
             return;
         }
         if (state == State.HELD) {
@@ -211,9 +211,14 @@ final class RedisLease implements Lease {
      * @throws dev.dlock.LockException if the renewal fails (connection, server): the hold is released
      */
     boolean keepForCaller() {
+        return keepForCaller(false);
+    }
+
+    @Override
+    public boolean keepForCaller(boolean confirm) {
         boolean valid;
         try {
-            valid = validForHalf();
+            valid = validForHalf(confirm);
         } catch (RuntimeException | Error e) {
             releaseQuietly();
             throw e;
@@ -235,9 +240,9 @@ final class RedisLease implements Lease {
      * if it is held with less: a renewal that finds the key gone marks it lost; one that is not
      * acknowledged by the replicas does not count.
      */
-    private boolean validForHalf() {
+    private boolean validForHalf(boolean confirm) {
         long margin = Validity.marginNanos(leaseMillis);
-        if (state == State.HELD && deadline - ticker.nanos() >= margin) {
+        if (!confirm && validForHalfNow()) {
             return true;
         }
         if (state == State.HELD && deadline - ticker.nanos() > 0) {
@@ -263,6 +268,11 @@ final class RedisLease implements Lease {
             }
         }
         return false;
+    }
+
+    @Override
+    public boolean validForHalfNow() {
+        return state == State.HELD && deadline - ticker.nanos() >= Validity.marginNanos(leaseMillis);
     }
 
     private LockLostException awaitLoss() {

@@ -45,6 +45,7 @@ final class RedisLockClient implements LockClient {
     private final Gates gates;
     private final ThreadHolds holds = new ThreadHolds();
     private final MultiHolds multiHolds = new MultiHolds();
+    private final boolean multiLostPart; // the negative control Controls.Control.MULTI_LOST_PART
     private final LockAdmin admin;
 
     private RedisLockClient(
@@ -58,6 +59,7 @@ final class RedisLockClient implements LockClient {
         this.lifecycle = new Lifecycle(maskedUri);
         this.scheduler = schedulerOrNull != null ? schedulerOrNull : timer(owners.clientId());
         Controls controls = options.controls();
+        this.multiLostPart = controls.has(Controls.Control.MULTI_LOST_PART);
         if (controls.any()) {
             Log.LOG.log(
                     System.Logger.Level.ERROR,
@@ -190,7 +192,8 @@ final class RedisLockClient implements LockClient {
 
     @Override
     public DistributedLock multiLock(String... names) {
-        MultiLock multi = MultiLock.of(names, maxNameLength, this::lock, multiHolds, callbacks, lifecycle);
+        MultiLock multi =
+                MultiLock.of(names, maxNameLength, this::lock, multiHolds, callbacks, lifecycle, !multiLostPart);
         lifecycle.checkOpen();
         return multi;
     }

@@ -76,7 +76,8 @@ final class RedlockClient implements LockClient {
 
     @Override
     public DistributedLock multiLock(String... names) {
-        MultiLock multi = MultiLock.of(names, maxNameLength, this::lock, multiHolds, ctx.callbacks(), ctx.lifecycle());
+        MultiLock multi =
+                MultiLock.of(names, maxNameLength, this::lock, multiHolds, ctx.callbacks(), ctx.lifecycle(), true);
         ctx.lifecycle().checkOpen();
         return multi;
     }

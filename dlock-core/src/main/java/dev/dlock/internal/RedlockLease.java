@@ -28,7 +28,7 @@ import java.util.function.Consumer;
  * the acquire answers "not yours", which is harmless. Thread-safe: the state changes by compare and
  * set, the deadline is volatile.
  */
-final class RedlockLease implements Lease {
+final class RedlockLease implements Lease, CallerChecked {
     enum State {
         HELD,
         RELEASED,
@@ -322,6 +322,41 @@ final class RedlockLease implements Lease {
             ctx.events().released(name);
             sendRelease();
         }
+    }
+
+    @Override
+    public boolean validForHalfNow() {
+        return state.get() == State.HELD && deadline - ctx.ticker().nanos() >= Validity.marginNanos(leaseMillis);
+    }
+
+    /**
+     * {@inheritDoc} The renewal is one watchdog round for this lease (every node, owner-checked): a quorum
+     * that confirms moves the deadline; so many "not yours" that no quorum can hold it marks it lost; a
+     * round too few nodes answered leaves the deadline where it was, as the watchdog's would.
+     */
+    @Override
+    public boolean keepForCaller(boolean confirm) {
+        if (!confirm && validForHalfNow()) {
+            return true;
+        }
+        try {
+            if (state.get() == State.HELD && deadline - ctx.ticker().nanos() > 0) {
+                renew().get(ctx.nodes().commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            releaseQuietly();
+            throw new LockException("interrupted while renewing lock '" + name + "' for its caller", e);
+        } catch (ExecutionException | TimeoutException e) {
+            releaseQuietly();
+            throw new LockConnectionException(
+                    ctx.nodes().maskedUris(), "no answer while renewing lock '" + name + "' for its caller", e);
+        }
+        if (validForHalfNow()) {
+            return true;
+        }
+        releaseQuietly();
+        return false;
     }
 
     private RedlockNodes.Round await(CompletableFuture<RedlockNodes.Round> round) {
