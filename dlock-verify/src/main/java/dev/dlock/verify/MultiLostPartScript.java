@@ -50,6 +50,7 @@ final class MultiLostPartScript extends Script.WithControl {
             multiClient = stage.client(null, unsafeControl);
             bClient = stage.client(null, null);
             cClient = stage.client(null, null);
+            stage.warm(multiClient, cClient);
             m1 = stage.actor("m1", null);
             b1 = stage.actor("b1", null);
             c1 = stage.actor("c1", null);
@@ -74,7 +75,7 @@ final class MultiLostPartScript extends Script.WithControl {
         ScriptStage.await(
                 () -> stage.admin().status(a).isHeld()
                         && stage.admin().status(b).waiters() >= 1,
-                ttl.multipliedBy(2),
+                ttl.multipliedBy(4),
                 "m1 holding " + a + " and queued for " + b);
         long start = System.nanoTime();
         if (deleted) {

@@ -438,6 +438,11 @@ record Scenario(
                         Checker.MUTUAL_EXCLUSION,
                         "overlap"),
                 scripted("multi-lock-lost-part", new MultiLostPartScript(null), null, ""),
+                scripted(
+                        "control-multi-lost-part",
+                        new MultiLostPartScript("multi-lost-part"),
+                        Checker.FRESH_HOLD,
+                        "multi-lost-part-a"),
                 scripted("redlock-fence-write-back", new RedlockFenceScript(null), null, ""),
                 scripted("read-write-long-leases", new LongReadScript(null), null, ""),
                 failover("failover-kill", 0, Fault.FAILOVER_KILL),

@@ -61,6 +61,7 @@ final class StaleGrantScript extends Script.WithControl {
             hClient = stage.client(HOLDER_LEASE, null);
             wClient = stage.client(proxy, null, unsafeControl);
             cClient = stage.client(null, null);
+            stage.warm(wClient, cClient);
             h1 = stage.actor("h1", HOLDER_LEASE);
             w1 = stage.actor("w1", null);
             c1 = stage.actor("c1", null);
