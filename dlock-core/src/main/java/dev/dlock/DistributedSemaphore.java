@@ -22,14 +22,18 @@ import java.util.concurrent.CompletableFuture;
  * LockClient#semaphore}, which is cheap and does none) creates it with the count given; any later
  * call, from any client, whose semaphore was given another count fails with a {@link
  * LockServerException} naming both. {@link #setPermits} changes the count in Redis without changing
- * the one every client must be given (the count the semaphore was created with).
+ * the one every client must be given (the count the semaphore was created with); a changed count does
+ * not expire. If Redis loses the count while permits are held or waited for (its key deleted or
+ * evicted, or a write lost in a failover), acquires and reads fail with a {@link LockServerException}
+ * saying so until {@link #setPermits} sets it again: it is never silently replaced by the count in code.
  *
  * <p>Fairness is strict FIFO across every client: a waiter queued for 2 permits is not overtaken by
  * later waiters for 1 even while 1 is free. A release grants the waiters at the head of the queue
  * that now fit, waking exactly those. Waiting needs no polling.
  *
- * <p>A name is one kind of lock at a time: while a name's semaphore exists (7 days after its last
- * acquire), {@code lock(name)} on it fails with a {@link LockServerException}, and while a mutex holds
+ * <p>A name is one kind of lock at a time: while a name's semaphore exists (while any permit is held
+ * or waited for, 7 days after its last use, and for good once {@link #setPermits} changed its count),
+ * {@code lock(name)} on it fails with a {@link LockServerException}, and while a mutex holds
  * the name, the semaphore's calls do; nothing of either is overwritten.
  *
  * <p>This interface's implementations are thread-safe; a view is cheap and holds no state of its own.
@@ -167,7 +171,9 @@ public interface DistributedSemaphore {
     /**
      * Changes the semaphore's count in Redis. More permits grant the queued waiters that now fit, at
      * once; fewer leave every holder its permits and let nobody in until the holders are within the
-     * new count. Every client keeps being given the count the semaphore was created with.
+     * new count. Every client keeps being given the count the semaphore was created with. A count other
+     * than that one is kept in Redis without expiry, until {@code setPermits} puts that one back or the
+     * name is purged; it also sets the count again after Redis lost it.
      *
      * @param permits the new count, at least 1
      * @throws IllegalArgumentException if {@code permits} is below 1 (before any I/O)

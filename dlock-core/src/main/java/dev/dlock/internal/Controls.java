@@ -43,7 +43,14 @@ record Controls(Set<Control> on) {
          * {@code multi-lost-part}: a multi-lock returns without checking the names it took before its
          * last one, so a name lost while a later one was waited for is returned in a lease already lost.
          */
-        MULTI_LOST_PART;
+        MULTI_LOST_PART,
+        /**
+         * {@code holders-expiry-lowered}: every write of a shared lock's holder (semaphore permit, read or
+         * write hold, its grant) sets the holders' hash to expire in max(7 days, this holder's lease), even
+         * when that is shorter than what the hash had, so a short hold beside a fixed lease longer than 7
+         * days shortens the key the longer lease lives in (issue 24, defect 4).
+         */
+        HOLDERS_EXPIRY_LOWERED;
 
         /** The name the property gives this control: the constant's name in lower case with dashes. */
         String value() {
@@ -94,6 +101,10 @@ record Controls(Set<Control> on) {
 
     boolean expiredHandoff() {
         return has(Control.EXPIRED_HANDOFF);
+    }
+
+    boolean holdersExpiryLowered() {
+        return has(Control.HOLDERS_EXPIRY_LOWERED);
     }
 
     boolean any() {

@@ -71,7 +71,7 @@ final class RedisLockClient implements LockClient {
         }
         LeaseTime leaseTime = new LeaseTime(leaseMillis);
         Events events = Events.of(options.listeners());
-        this.scripts = new ScriptRunner(transport, maskedUri, commandTimeout, options.replicaAck());
+        this.scripts = new ScriptRunner(transport, maskedUri, commandTimeout, options.replicaAck(), controls);
         this.callbacks = Callbacks.on(options.callbackExecutor(), owners.clientId(), lifecycle);
         this.watchdog = new Watchdog(scripts, ticker, transport, leaseTime, events);
         this.leases = new Leases(scripts, ticker, scheduler, callbacks, watchdog, lifecycle, events);

@@ -29,14 +29,27 @@ final class ScriptRunner {
     private final ReplicaAck ack; // null: no replica acknowledgement
     private final long awaitMillis;
     private final boolean sharded; // hand-off messages through SPUBLISH
+    private final boolean holdersExpiryLowered; // the negative control Controls.holdersExpiryLowered
 
     ScriptRunner(Transport transport, String maskedUri, Duration commandTimeout, ReplicaAck ack) {
+        this(transport, maskedUri, commandTimeout, ack, Controls.NONE);
+    }
+
+    /** A runner whose scripts are the variants the client's negative controls ask for (Controls). */
+    ScriptRunner(Transport transport, String maskedUri, Duration commandTimeout, ReplicaAck ack, Controls controls) {
         this.transport = transport;
         this.maskedUri = maskedUri;
         this.commandTimeout = commandTimeout;
         this.ack = ack;
         this.awaitMillis = commandTimeout.toMillis() + 1000 + (ack == null ? 0 : ack.timeoutMillis());
         this.sharded = transport.shardedPubSub();
+        this.holdersExpiryLowered = controls.holdersExpiryLowered();
+    }
+
+    /** The script as it runs on this transport, under this client's controls. */
+    private Script variant(Script script) {
+        Script s = holdersExpiryLowered ? Scripts.holdersExpiryLowered(script) : script;
+        return sharded ? Scripts.sharded(s) : s;
     }
 
     /** The longest one command may take. */
@@ -47,7 +60,7 @@ final class ScriptRunner {
     /** Runs a script; a transport that throws instead of failing the future fails it here. */
     CompletableFuture<Object> eval(Script script, String[] keys, String[] args) {
         try {
-            return transport.eval(sharded ? Scripts.sharded(script) : script, keys, args);
+            return transport.eval(variant(script), keys, args);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -77,7 +90,7 @@ final class ScriptRunner {
             return eval(script, keys, args).thenApply(reply -> new Replicated(reply, 0));
         }
         try {
-            return transport.evalReplicated(sharded ? Scripts.sharded(script) : script, keys, args, ack);
+            return transport.evalReplicated(variant(script), keys, args, ack);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

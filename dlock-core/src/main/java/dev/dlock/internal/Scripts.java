@@ -23,6 +23,11 @@ final class Scripts {
     static final Script SHARED_INFO = loadWith("shared-info", Script.Reply.ARRAY, "common", "shared", "queue-read");
 
     private static final String PUBLISH = "redis.call('PUBLISH', ";
+    /** The line of {@code shared.lua} that keeps the holders' hash at least as long as it was. */
+    static final String HOLDERS_EXPIRY_LINE = "  raise_expiry(holds, keep)\n";
+
+    private static final String HOLDERS_EXPIRY_SET = "  redis.call('PEXPIRE', holds, keep)\n";
+    private static final java.util.Map<Script, Script> HOLDERS_LOWERED = new java.util.concurrent.ConcurrentHashMap<>();
     private static final java.util.Map<Script, Script> SHARDED = new java.util.concurrent.ConcurrentHashMap<>();
     private static final java.util.Map<Script, Script> CROSS_SLOT = new java.util.concurrent.ConcurrentHashMap<>();
     static final String KEYS_LINE = "local keys = KEYS";
@@ -45,6 +50,30 @@ final class Scripts {
                 script,
                 s -> Script.of(
                         s.name() + "-sharded", s.source().replace(PUBLISH, "redis.call('SPUBLISH', "), s.reply()));
+    }
+
+    /**
+     * The script as the negative control {@code holders-expiry-lowered} runs it (Controls): the holders'
+     * hash of a shared lock is set to expire in max(7 days, this holder's lease) at every holder's write,
+     * even when that lowers it. Scripts without {@code shared.lua} are returned as they are.
+     *
+     * @throws IllegalStateException if a script has {@code shared.lua}'s holder write but not the line
+     *     {@link #HOLDERS_EXPIRY_LINE}, so the control could not re-introduce the defect
+     */
+    static Script holdersExpiryLowered(Script script) {
+        if (!script.source().contains("local function shared_hold(")) {
+            return script;
+        }
+        return HOLDERS_LOWERED.computeIfAbsent(script, s -> {
+            if (!s.source().contains(HOLDERS_EXPIRY_LINE)) {
+                throw new IllegalStateException(s.name() + " has no line '" + HOLDERS_EXPIRY_LINE.strip()
+                        + "' for the control holders-expiry-lowered to replace");
+            }
+            return Script.of(
+                    s.name() + "-holders-expiry-lowered",
+                    s.source().replace(HOLDERS_EXPIRY_LINE, HOLDERS_EXPIRY_SET),
+                    s.reply());
+        });
     }
 
     /**

@@ -12,7 +12,7 @@
 -- way); 0 when ARGV[7] holds no live write hold (nothing is written); -2 - (ms until the earliest
 -- holder's lease runs out, -1 if none) (<= -1) when busy.
 -- Errors: the record holds another kind (a mutex's hash, a semaphore, a value not dlock's).
-local capacity, err = shared_record(KEYS[1], 'rw', RW_CAPACITY)
+local capacity, err = shared_record(KEYS, 'rw', RW_CAPACITY)
 if not capacity then return redis.error_reply(err) end
 local t = redis.call('TIME')
 local admit = false

@@ -10,7 +10,7 @@
 -- was on its way); -2 - (ms until the earliest holder's lease runs out, -1 if none) (<= -1) when busy.
 -- Errors: the record holds another kind or count; more permits wanted than the semaphore has.
 local owner, n = ARGV[1], tonumber(ARGV[6])
-local capacity, err = shared_record(KEYS[1], 'semaphore', ARGV[7])
+local capacity, err = shared_record(KEYS, 'semaphore', ARGV[7])
 if not capacity then return redis.error_reply(err) end
 if n > capacity then
   leave_queue(KEYS[4], KEYS[5], owner)

@@ -5,6 +5,6 @@
 -- Returns 2 when released and one waiter or more granted, 1 when released, 0 when the caller held
 -- nothing (its lease ran out, or the keys were deleted; its own queue entry, if any, is removed).
 -- Error: the record holds another kind (nothing is touched).
-local capacity, err = shared_record(KEYS[1], 'semaphore', nil)
+local capacity, err = shared_record(KEYS, 'semaphore', nil)
 if err then return redis.error_reply(err) end
 return shared_release(KEYS, ARGV[1], capacity)

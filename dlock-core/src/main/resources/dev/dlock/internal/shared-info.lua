@@ -8,7 +8,7 @@
 -- unknown), holders as {owner, weight, token, ms left}, the first ARGV[3] waiters as {owner, weight}
 -- in FIFO order}. Error: the record holds another kind or count.
 local declared = ARGV[2] ~= '' and ARGV[2] or nil
-local capacity, err = shared_record(KEYS[1], ARGV[1], declared)
+local capacity, err = shared_record(KEYS, ARGV[1], declared)
 if err then return redis.error_reply(err) end
 local t = redis.call('TIME')
 local now = millis(t)

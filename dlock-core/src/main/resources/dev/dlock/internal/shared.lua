@@ -2,9 +2,11 @@
 -- scripts (Scripts.loadShared). Holders with weights against a capacity, each holder its own lease with its
 -- expiry in server time, and a FIFO queue that a release grants from, head first, as many waiters as
 -- now fit. Keys of one name, all under its hash tag:
---   record   prefix:{N}           string '<kind> <declared> <capacity>' (7 idle days): the kind of the name
---                                 ('semaphore', 'rw') and its capacity; a string, so the mutex's scripts
---                                 (HGET) refuse it
+--   record   prefix:{N}           string '<kind> <declared> <capacity>': the kind of the name ('semaphore',
+--                                 'rw') and its capacity; a string, so the mutex's scripts (HGET) refuse
+--                                 it. Lives 7 idle days and never less than the holds and queue keys
+--                                 (keep_record); with a capacity other than the declared count (setPermits)
+--                                 it has no expiry, since no client could make it again
 --   fence    prefix:{N}:fence     the name's fencing counter, shared with the mutex (common.lua)
 --   holds    prefix:{N}:holds     hash: owner -> '<weight> <token> <expiry ms, server time>[ g]' (g: granted,
 --                                 not yet taken by its waiter)
@@ -15,10 +17,32 @@
 -- of it, so one writer excludes everyone and up to a million read holds fit side by side.
 local RW_CAPACITY = '1000000'
 
--- The capacity in the name's record, made with 'declared' when absent (declared nil: not made). Returns
--- capacity (nil when absent and not made), or nil plus an error reply: the record holds another kind
--- (or a mutex's hash, or something not dlock's), or was made with another count than 'declared'.
-local function shared_record(key, kind, declared)
+-- Sets a key's expiry to 'ms' from now unless it already lives longer (a key without one gets it): the
+-- shared model's keys are only ever kept longer by a write, so a short lease or wait written beside a
+-- longer one never shortens the key the longer one lives in. PTTL compared here, not PEXPIRE GT: that
+-- is Redis 7.0, and the scripts run on 6.2.
+local function raise_expiry(key, ms)
+  if redis.call('PTTL', key) < ms then redis.call('PEXPIRE', key, ms) end
+end
+
+-- Keeps the record at least 'ms' longer, as raise_expiry, except that a record without an expiry (a
+-- count changed by setPermits) keeps none and an absent one is not made. Every write that keeps the holds
+-- or queue keys longer keeps the record as long, so the name's kind and count last while any holder or
+-- waiter does (a record that expired under a renewed holder was made again with the count in code).
+local function keep_record(record, ms)
+  local pttl = redis.call('PTTL', record)
+  if pttl >= 0 and pttl < ms then redis.call('PEXPIRE', record, ms) end
+end
+
+-- The capacity in the name's record, made with 'declared' when absent (declared nil: not made). K: the
+-- five keys. A semaphore's record absent while its holds or queue keys exist was lost (deleted, evicted,
+-- or a failover's lost write: it outlives them otherwise), and the count it had may not be 'declared':
+-- it is not made again, unless 'remake' (setPermits, which sets the count). A read-write lock's is made
+-- again: its capacity is fixed. Returns capacity (nil when absent and not made), or nil plus an error
+-- reply: the record holds another kind (or a mutex's hash, or something not dlock's), was made with
+-- another count than 'declared', or was lost.
+local function shared_record(K, kind, declared, remake)
+  local key = K[1]
   local raw = redis.pcall('GET', key)
   if type(raw) == 'table' and raw.err then
     local t = redis.call('TYPE', key).ok
@@ -27,7 +51,14 @@ local function shared_record(key, kind, declared)
   end
   if not raw then
     if not declared then return nil end
+    if kind == 'semaphore' and not remake
+        and (redis.call('EXISTS', K[3]) == 1 or redis.call('EXISTS', K[4]) == 1) then
+      return nil, 'ERR dlock semaphore ' .. key .. ' lost its record (deleted, evicted or lost in a failover)'
+        .. ' while permits were held or waited for: the count it had is unknown, so nothing was taken;'
+        .. ' setPermits sets it again'
+    end
     redis.call('SET', key, kind .. ' ' .. declared .. ' ' .. declared, 'PX', FENCE_IDLE_MS)
+    for i = 3, 5 do keep_record(key, redis.call('PTTL', K[i])) end
     return tonumber(declared)
   end
   local k, d, c = string.match(raw, '^(%a+) (%d+) (%d+)$')
@@ -39,7 +70,11 @@ local function shared_record(key, kind, declared)
     return nil, 'ERR dlock ' .. kind .. ' ' .. key .. ' was created with ' .. d .. ' permits (now ' .. c
       .. '), not the ' .. declared .. ' this client was given; nothing was changed'
   end
-  redis.call('PEXPIRE', key, FENCE_IDLE_MS)
+  if c ~= d then
+    if redis.call('PTTL', key) ~= -1 then redis.call('PERSIST', key) end -- one written before records kept it
+  else
+    keep_record(key, tonumber(FENCE_IDLE_MS))
+  end
   return tonumber(c)
 end
 
@@ -63,10 +98,14 @@ local function shared_scan(holds, now)
 end
 
 -- Writes a holder's entry: '<weight> <token> <expiry ms>' (+ ' g' when granted and not yet taken). The
--- hash lives 7 idle days, and never less than the lease it holds.
-local function shared_hold(holds, owner, weight, token, expiry, lease, granted)
+-- hash lives 7 idle days, and never less than the longest lease in it: its expiry is raised to this
+-- lease, never lowered (a 30 s hold beside a 30-day one must not cut the hash to 7 days, which would
+-- drop the 30-day holder's entry with 23 days of its lease left). The record is kept as long.
+local function shared_hold(record, holds, owner, weight, token, expiry, lease, granted)
   redis.call('HSET', holds, owner, weight .. ' ' .. token .. ' ' .. string.format('%d', expiry) .. (granted and ' g' or ''))
-  redis.call('PEXPIRE', holds, math.max(tonumber(FENCE_IDLE_MS), lease))
+  local keep = math.max(tonumber(FENCE_IDLE_MS), lease)
+  raise_expiry(holds, keep)
+  keep_record(record, keep)
 end
 
 -- Grants queued waiters from the head, as many as now fit beside the 'used' weight: pops heads whose
@@ -97,7 +136,7 @@ local function shared_grant(record, fence, holds, queue, entries, capacity, used
         break
       end
       leave_queue(queue, entries, head)
-      shared_hold(holds, head, weight, token, now + tonumber(lease), tonumber(lease), true)
+      shared_hold(record, holds, head, weight, token, now + tonumber(lease), tonumber(lease), true)
       redis.call('PUBLISH', channel_of(record, head), 'g ' .. token .. ' ' .. wait .. ' ' .. head)
       used = used + weight
       granted = granted + 1
@@ -121,7 +160,7 @@ local function shared_acquire(K, owner, lease, mode, entry_ttl, wait, n, capacit
   local mine = redis.call('HGET', K[3], owner)
   if mine then
     local weight, token = string.match(mine, '^(%d+) (%d+)')
-    shared_hold(K[3], owner, weight, token, now + lease, lease, false)
+    shared_hold(K[1], K[3], owner, weight, token, now + lease, lease, false)
     leave_queue(K[4], K[5], owner)
     return tonumber(token)
   end
@@ -129,7 +168,7 @@ local function shared_acquire(K, owner, lease, mode, entry_ttl, wait, n, capacit
   if admit or ((not head or head == owner) and used + n <= capacity) then
     local token, terr = issue_token(K[2], t)
     if not token then return nil, terr end
-    shared_hold(K[3], owner, n, token, now + lease, lease, false)
+    shared_hold(K[1], K[3], owner, n, token, now + lease, lease, false)
     leave_queue(K[4], K[5], owner)
     return tonumber(token)
   end
@@ -137,9 +176,9 @@ local function shared_acquire(K, owner, lease, mode, entry_ttl, wait, n, capacit
     local ttl = tonumber(entry_ttl)
     redis.call('ZADD', K[4], 'NX', micros(t), owner)
     redis.call('HSET', K[5], owner, string.format('%d', now + ttl) .. ' ' .. lease .. ' ' .. wait .. ' ' .. n)
-    for i = 4, 5 do
-      if redis.call('PTTL', K[i]) < ttl then redis.call('PEXPIRE', K[i], ttl) end
-    end
+    raise_expiry(K[4], ttl)
+    raise_expiry(K[5], ttl)
+    keep_record(K[1], ttl)
   elseif mode == '2' then
     leave_queue(K[4], K[5], owner)
     shared_grant(K[1], K[2], K[3], K[4], K[5], capacity, used, t) -- we may have blocked the head
