@@ -445,6 +445,11 @@ record Scenario(
                         "multi-lost-part-a"),
                 scripted("redlock-fence-write-back", new RedlockFenceScript(null), null, ""),
                 scripted("read-write-long-leases", new LongReadScript(null), null, ""),
+                scripted(
+                        "control-holders-expiry-lowered",
+                        new LongReadScript("holders-expiry-lowered"),
+                        Checker.HOLDERS_EXPIRY,
+                        "read hold of r1"),
                 failover("failover-kill", 0, Fault.FAILOVER_KILL),
                 failover("failover-pause", 0, Fault.FAILOVER_PAUSE),
                 failover("failover-partition", 0, Fault.FAILOVER_PARTITION),
