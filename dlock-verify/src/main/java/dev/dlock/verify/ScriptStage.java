@@ -131,7 +131,10 @@ final class ScriptStage implements AutoCloseable {
         String name = scenario.name() + "-warm";
         try {
             for (LockClient client : clients) {
-                dev.dlock.Lease held = direct.lock(name).acquire();
+                // a fixed lease: the warm-up may take seconds on a loaded host, longer than a renewal may lag
+                dev.dlock.Lease held = direct.lock(name)
+                        .tryAcquire(Duration.ofSeconds(30), Duration.ofSeconds(60))
+                        .orElseThrow(() -> new IllegalStateException("the warm-up lock stayed busy"));
                 CompletableFuture<java.util.Optional<dev.dlock.Lease>> waiting =
                         CompletableFuture.supplyAsync(() -> client.lock(name).tryAcquire(Duration.ofSeconds(30)));
                 await(() -> direct.admin().status(name).waiters() >= 1, Duration.ofSeconds(30), "a warm-up wait");

@@ -16,8 +16,7 @@ import java.util.function.Function;
  * <p>Per round, on a mutex (rounds 0 and 2) or a semaphore of one permit (round 1): {@code h1} (a 150 ms watchdog
  * lease, so that a busy reply tells {@code w1} to try again within 151 ms) holds; {@code w1} ({@code
  * tryAcquire(wait)}, lease L = TTL, its client carries the control) queues. The nemesis then delays {@code w1}'s
- * replies by 1.15 L and its pub/sub messages by 1.5 L; the next try {@code w1} sends is seen going through the proxy
- * and its reply held back, and from then on replies are on time again. {@code h1} releases at once, which grants the
+ * pub/sub messages by 1.5 L and the reply to the next try {@code w1} sends by 1.15 L ({@link TcpProxy#lagReplyTo}). {@code h1} releases at once, which grants the
  * hold to {@code w1}; the grant message is on its way, 1.5 L late. {@code w1} sends nothing until its late reply
  * (busy: it ran before the release) arrives, so the granted hold runs out unused after L, and {@code c1}, which began
  * to wait half a lease after the release, takes the lock at that expiry. {@code w1}'s next try, within 151 ms of the
@@ -88,14 +87,15 @@ final class StaleGrantScript extends Script.WithControl {
         });
         ScriptStage.await(() -> stage.admin().status(name).waiters() >= 1, lease.multipliedBy(2), "w1 queued");
         long start = System.nanoTime();
-        long lateBefore = proxy.lateReplies();
         Duration pubsubLag = lease.multipliedBy(3).dividedBy(2);
         proxy.pubsubLag(pubsubLag);
-        proxy.commandLag(lease.multipliedBy(115).dividedBy(100));
         // w1's next try (a queue refresh within a third of its lease): its reply, not the try, is held back
-        ScriptStage.await(proxy.nextCommand("{" + name + "}"), lease, "w1's next try");
+        long lateBefore = proxy.lateReplies();
+        ScriptStage.await(
+                proxy.lagReplyTo("{" + name + "}", lease.multipliedBy(115).dividedBy(100)),
+                lease.multipliedBy(2),
+                "w1's next try");
         ScriptStage.await(() -> proxy.lateReplies() > lateBefore, lease, "the reply of w1's try held back");
-        proxy.commandLag(Duration.ZERO);
         h1.release(held);
         long released = System.nanoTime();
         CompletableFuture<ScriptActor.Hold> taker = c1.async(() -> {

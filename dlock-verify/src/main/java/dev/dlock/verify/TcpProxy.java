@@ -58,7 +58,7 @@ final class TcpProxy implements AutoCloseable {
      * @param fail whether the command is dropped with its connection instead of being forwarded
      * @param seen completed with the {@code nanoTime} at which the command went through (or was dropped)
      */
-    private record Marked(String marker, boolean fail, CompletableFuture<Long> seen) {}
+    private record Marked(String marker, boolean fail, long replyLagNanos, CompletableFuture<Long> seen) {}
 
     TcpProxy(String targetHost, int targetPort) throws IOException {
         this.targetHost = targetHost;
@@ -102,7 +102,16 @@ final class TcpProxy implements AutoCloseable {
      * to Redis on a connection that has not subscribed.
      */
     CompletableFuture<Long> nextCommand(String marker) {
-        Marked m = new Marked(marker, false, new CompletableFuture<>());
+        return lagReplyTo(marker, Duration.ZERO);
+    }
+
+    /**
+     * As {@link #nextCommand(String)}, and the reply to that command (the next chunk Redis sends on its connection) is
+     * delivered {@code lag} late, order kept: one late reply, timed to the command itself with no race against the
+     * client's next send.
+     */
+    CompletableFuture<Long> lagReplyTo(String marker, Duration lag) {
+        Marked m = new Marked(marker, false, lag.toNanos(), new CompletableFuture<>());
         marked.add(m);
         return m.seen();
     }
@@ -115,7 +124,7 @@ final class TcpProxy implements AutoCloseable {
      * Completes with the {@code nanoTime} at which it was answered.
      */
     CompletableFuture<Long> failNext(String marker) {
-        Marked m = new Marked(marker, true, new CompletableFuture<>());
+        Marked m = new Marked(marker, true, 0, new CompletableFuture<>());
         marked.add(m);
         return m.seen();
     }
@@ -148,6 +157,7 @@ final class TcpProxy implements AutoCloseable {
     /** One proxied connection: whether the client has subscribed on it, and its delay line towards the client. */
     private final class Link {
         private volatile boolean pubsub;
+        private volatile long replyLagNanos; // the lag of the next reply, set by lagReplyTo
         private final BlockingQueue<Object[]> late = new LinkedBlockingQueue<>();
         private volatile Thread deliverer;
 
@@ -234,11 +244,15 @@ final class TcpProxy implements AutoCloseable {
                 if (!towardsClient && !link.pubsub && subscribes(buffer, read)) {
                     link.pubsub = true;
                 }
-                if (!towardsClient && !link.pubsub && !marked.isEmpty() && dropsMarked(buffer, read)) {
+                if (!towardsClient && !link.pubsub && !marked.isEmpty() && dropsMarked(link, buffer, read)) {
                     link.write(from.getOutputStream(), REFUSED, REFUSED.length);
                     continue; // answered here, never forwarded
                 }
                 long lag = link.pubsub ? pubsubLagNanos : commandLagNanos;
+                if (towardsClient && !link.pubsub && link.replyLagNanos > 0) {
+                    lag = link.replyLagNanos;
+                    link.replyLagNanos = 0;
+                }
                 if (towardsClient && (lag > 0 || link.deliverer != null)) {
                     // once a chunk went the late way, every later one follows it: the order is kept
                     if (!link.pubsub && lag > 0) {
@@ -267,12 +281,15 @@ final class TcpProxy implements AutoCloseable {
      * Completes the markers a chunk from the client carries, marking it first (the wait for it then sees the command
      * about to go through); tells whether one of them asks for the command to be dropped.
      */
-    private boolean dropsMarked(byte[] buffer, int length) {
+    private boolean dropsMarked(Link link, byte[] buffer, int length) {
         String text = new String(buffer, 0, length, java.nio.charset.StandardCharsets.ISO_8859_1);
         boolean drop = false;
         for (Marked m : marked) {
             if (text.contains(m.marker()) && marked.remove(m)) {
                 drop |= m.fail();
+                if (m.replyLagNanos() > 0) {
+                    link.replyLagNanos = m.replyLagNanos(); // set before the command goes: its reply comes after
+                }
                 m.seen().complete(System.nanoTime());
             }
         }
