@@ -43,6 +43,7 @@ final class Checks {
             found.addAll(TokenOrderChecker.check(mine));
             found.addAll(WaitChecker.check(mine, ttlNanos));
             found.addAll(FreshHoldChecker.check(mine));
+            found.addAll(HoldersExpiryChecker.check(mine));
             for (Violation v : found) {
                 violations.add(snapshots.size() == 1 ? v : new Violation(v.checker(), name + ": " + v.message()));
             }

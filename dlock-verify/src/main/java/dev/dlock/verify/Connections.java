@@ -42,6 +42,26 @@ final class Connections {
         if (replicaAcks > 0) {
             builder.replicaAcks(replicaAcks).replicaAckTimeout(replicaAckTimeout());
         }
+        return build(builder, unsafeControl);
+    }
+
+    /**
+     * A Redlock client of the run on {@code nodes} (one URI per independent master), with a command timeout of a
+     * quarter of its lease: Redlock waits for every node up to it, and a hold needs half its lease left.
+     */
+    LockClient redlock(java.util.List<String> nodes, Duration lease, String unsafeControl) {
+        Duration leaseTime = lease != null ? lease : run.ttl();
+        LockClient.Builder builder = LockClient.builder()
+                .redlock(nodes.toArray(String[]::new))
+                .transport(run.transport().factory())
+                .leaseTime(leaseTime)
+                .keyPrefix(run.keyPrefix())
+                .clientName(run.clientName())
+                .commandTimeout(leaseTime.dividedBy(4));
+        return build(builder, unsafeControl);
+    }
+
+    private static LockClient build(LockClient.Builder builder, String unsafeControl) {
         if (unsafeControl == null) {
             return builder.build();
         }

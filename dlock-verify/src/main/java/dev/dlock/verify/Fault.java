@@ -42,7 +42,27 @@ enum Fault {
             "Sentinel master cut off (proxies) from sentinels, replica and clients but the minority one; failover;"
                     + " heal; rejoined as a replica",
             false,
-            false);
+            false),
+    SPLIT_LAG(
+            "one client's command reply and pub/sub messages delivered late apart (proxy): the reply of a queued try"
+                    + " 1.15x the lease late, its grant 1.5x",
+            false,
+            false),
+    PART_FORCED(
+            "force-release of the name a multi-lock holds while it waits for the next; another client takes it",
+            false,
+            false),
+    PART_DELETED(
+            "the key of the name a multi-lock holds deleted while it waits for the next (failover or eviction"
+                    + " stand-in); another client takes it",
+            false,
+            false),
+    FENCE_WRITE_FAILED(
+            "a Redlock acquire's fencing write-back to one node fails once (its connection dropped by the proxy)",
+            false,
+            false),
+    NODE_RESTART_EMPTY("a Redlock node SIGKILLed and restarted without persistence (empty)", false, false),
+    STRAY_HOLD("another owner holds the lock on one Redlock node for a moment", false, false);
 
     final String description;
     final boolean serverSide;

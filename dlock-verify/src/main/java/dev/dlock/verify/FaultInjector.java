@@ -149,6 +149,9 @@ final class FaultInjector {
                 failover == null
                         ? skipped(fault, "needs a failover scenario's own Sentinel deployment")
                         : failover.inject(fault, proxied);
+            // a scripted scenario's faults are timed to its clients' commands by the script itself
+            case SPLIT_LAG, PART_FORCED, PART_DELETED, FENCE_WRITE_FAILED, NODE_RESTART_EMPTY, STRAY_HOLD ->
+                skipped(fault, "injected by its scripted scenario only");
         };
     }
 

@@ -9,14 +9,15 @@ package dev.dlock.verify;
  * @param pid the process id of the client's JVM
  * @param seq the client's own sequence number of this operation
  * @param type {@code acquire}, {@code read}, {@code write}, {@code release}, {@code lost} (the lease reported its
- *     loss), or {@code fault}
+ *     loss), {@code expiry} (a look at the expiry of one of the lock's keys), or {@code fault}
  * @param invoke nanoTime before the call (for a fault: when it was injected)
  * @param complete nanoTime after the call returned, or {@link Long#MAX_VALUE} when it never returned (the process
  *     died); for a fault: when it healed
  * @param outcome {@code ok}, {@code fail} (definitely did not happen) or {@code unknown}
  * @param token the fencing token of the hold the operation belongs to, or 0
  * @param deadline the hold's validity deadline (nanoTime) as observed by the client at this operation, or 0; for a
- *     fault, the time from which the lock must be taken again within TTL + 1 s
+ *     fault, the time from which the lock must be taken again within TTL + 1 s; for an expiry look, the earliest
+ *     instant the key can expire
  * @param element the element a write appends to the list, or empty
  * @param timeoutNanos how long the call may take by its own contract, or 0 when unbounded
  * @param detail free text: why it failed, or for a fault its name
@@ -53,6 +54,8 @@ record Op(
     static final String RELEASE = "release";
     static final String FAULT = "fault";
     static final String LOST = "lost";
+    /** A look at a lock's key: its deadline is the earliest instant the key can expire (checker 9). */
+    static final String EXPIRY = "expiry";
 
     static final String KIND_READ = "read";
     static final String KIND_WRITE = "write";

@@ -82,27 +82,15 @@ final class OpLog {
             return;
         }
         long token = lease.fencingToken();
-        lease.onLost(loss -> {
-            long now = System.nanoTime();
-            Op lost = new Op(
-                    scenario,
-                    client,
-                    pid,
-                    -acquireSeq,
-                    Op.LOST,
-                    now,
-                    now,
-                    Op.OK,
-                    token,
-                    0,
-                    "",
-                    0,
-                    loss.getMessage(),
-                    lock,
-                    0,
-                    "");
-            history.invoked(lost);
-            history.completed(lost);
-        });
+        lease.onLost(loss -> lost(acquireSeq, lock, token, loss.getMessage()));
+    }
+
+    /** Records a loss of the hold of {@code lock} that acquire {@code acquireSeq} took with {@code token}, now. */
+    void lost(long acquireSeq, String lock, long token, String message) {
+        long now = System.nanoTime();
+        Op lost = new Op(
+                scenario, client, pid, -acquireSeq, Op.LOST, now, now, Op.OK, token, 0, "", 0, message, lock, 0, "");
+        history.invoked(lost);
+        history.completed(lost);
     }
 }

@@ -45,6 +45,7 @@ final class ReadWriteScenario {
                 control ? CAUGHT_TEXT : "",
                 List.of(),
                 null,
+                null,
                 null);
     }
 }

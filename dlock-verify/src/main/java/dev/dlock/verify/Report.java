@@ -21,7 +21,8 @@ public final class Report {
             Checker.LIVENESS, "C5",
             Checker.FRESH_HOLD, "C6",
             Checker.PERMITS, "C7",
-            Checker.READ_WRITE, "C8");
+            Checker.READ_WRITE, "C8",
+            Checker.HOLDERS_EXPIRY, "C9");
 
     private final String header;
     private final List<ScenarioResult> results;
@@ -119,8 +120,22 @@ public final class Report {
     public String text() {
         StringBuilder out = new StringBuilder(header).append('\n');
         out.append(String.format(
-                "%-38s %6s %5s %6s %5s  %3s %3s %3s %3s %3s %3s %3s %3s %7s%n",
-                "scenario", "ops", "acq", "fenced", "fault", "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "time"));
+                "%-38s %6s %5s %6s %5s  %3s %3s %3s %3s %3s %3s %3s %3s %3s %7s%n",
+                "scenario",
+                "ops",
+                "acq",
+                "fenced",
+                "fault",
+                "C1",
+                "C2",
+                "C3",
+                "C4",
+                "C5",
+                "C6",
+                "C7",
+                "C8",
+                "C9",
+                "time"));
         for (ScenarioResult r : results) {
             if (r.skipped() != null) {
                 out.append(String.format("%-38s skipped: %s%n", r.scenario().name(), r.skipped()));
@@ -128,7 +143,7 @@ public final class Report {
             }
             Map<Checker, Integer> counts = r.perChecker();
             out.append(String.format(
-                    "%-38s %6d %5d %6d %2d/%-2d  %3d %3d %3d %3d %3d %3d %3d %3d %6.1fs%s%n",
+                    "%-38s %6d %5d %6d %2d/%-2d  %3d %3d %3d %3d %3d %3d %3d %3d %3d %6.1fs%s%n",
                     r.scenario().name(),
                     r.operations(),
                     r.acquired(),
@@ -143,11 +158,13 @@ public final class Report {
                     counts.get(Checker.FRESH_HOLD),
                     counts.get(Checker.PERMITS),
                     counts.get(Checker.READ_WRITE),
+                    counts.get(Checker.HOLDERS_EXPIRY),
                     r.millis() / 1000.0,
                     r.scenario().isControl() ? (r.caught() ? "  control CAUGHT" : "  control NOT CAUGHT") : ""));
         }
         out.append("checkers: C1 mutual exclusion, C2 fenced resource, C3 no lost update, C4 token order, C5 liveness,"
-                + " C6 fresh hold, C7 permit count (semaphores), C8 reader/writer exclusion (read-write locks);"
+                + " C6 fresh hold, C7 permit count (semaphores), C8 reader/writer exclusion (read-write locks),"
+                + " C9 holders key expiry (shared locks);"
                 + " fenced = refusals by the fence\n");
         for (ScenarioResult r : results) {
             for (FaultInjector.Injected f : r.faults()) {

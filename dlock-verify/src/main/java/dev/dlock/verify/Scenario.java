@@ -24,6 +24,8 @@ import java.util.Set;
  * @param documentedOnly checkers whose violations are reported as the documented outcome and not counted
  * @param failover for a failover scenario, its Sentinel deployment's client setting; {@code null} for the run's server
  * @param semaphore for a semaphore scenario, the permits it is made with and judged by; {@code null} for a mutex
+ * @param script for a scripted scenario, its steps (it has no workers, holder JVMs or scheduled faults); else {@code
+ *     null}
  */
 record Scenario(
         String name,
@@ -39,7 +41,8 @@ record Scenario(
         String caughtText,
         List<Checker> documentedOnly,
         Failover failover,
-        Semaphore semaphore) {
+        Semaphore semaphore,
+        Script script) {
 
     /**
      * The semaphore of a scenario whose workers take permits ({@link Style#PERMIT}, {@link Style#PERMIT_ASYNC}).
@@ -57,7 +60,9 @@ record Scenario(
 
     /** Whether the workers take a read-write lock's read and write holds (checker 8 judges the overlaps). */
     boolean readWrite() {
-        return workers.stream().anyMatch(c -> c.style().readWrite());
+        return script != null
+                ? script.readWrite()
+                : workers.stream().anyMatch(c -> c.style().readWrite());
     }
 
     /** The permits the workers' semaphore is made with; 0 for a mutex. */
@@ -175,6 +180,7 @@ record Scenario(
                 "",
                 List.of(),
                 null,
+                null,
                 null);
     }
 
@@ -192,6 +198,7 @@ record Scenario(
                 null,
                 "",
                 List.of(),
+                null,
                 null,
                 null);
     }
@@ -216,6 +223,7 @@ record Scenario(
                 caughtBy,
                 text,
                 List.of(),
+                null,
                 null,
                 null);
     }
@@ -249,7 +257,31 @@ record Scenario(
                 text,
                 List.of(),
                 null,
+                null,
                 null);
+    }
+
+    /**
+     * A scripted scenario ({@link Script}): its lock names are {@code <name>-<suffix>}; a control names the checker that
+     * must catch it.
+     */
+    static Scenario scripted(String name, Script script, Checker caughtBy, String text) {
+        return new Scenario(
+                name,
+                script.names().stream().map(suffix -> name + "-" + suffix).toList(),
+                List.of(),
+                Worker.Variant.HONEST,
+                true,
+                false,
+                0,
+                List.of(),
+                0,
+                caughtBy,
+                text,
+                List.of(),
+                null,
+                null,
+                script);
     }
 
     /**
@@ -289,6 +321,7 @@ record Scenario(
                 control ? "overlap" : "",
                 documented,
                 new Failover(replicaAcks, partition),
+                null,
                 null);
     }
 
@@ -335,6 +368,7 @@ record Scenario(
                         null,
                         "",
                         List.of(Checker.MUTUAL_EXCLUSION),
+                        null,
                         null,
                         null),
                 control(
@@ -397,6 +431,25 @@ record Scenario(
                         Fault.SERVER_PAUSE_SHORT,
                         Fault.PUBSUB_KILL),
                 ReadWriteScenario.of("control-rw-writer-takes-read-lock", Worker.Variant.WRITERS_TAKE_READ_LOCK),
+                scripted("stale-grant", new StaleGrantScript(null), null, ""),
+                scripted(
+                        "control-stale-grant",
+                        new StaleGrantScript("stale-grant"),
+                        Checker.MUTUAL_EXCLUSION,
+                        "overlap"),
+                scripted("multi-lock-lost-part", new MultiLostPartScript(null), null, ""),
+                scripted(
+                        "control-multi-lost-part",
+                        new MultiLostPartScript("multi-lost-part"),
+                        Checker.FRESH_HOLD,
+                        "multi-lost-part-a"),
+                scripted("redlock-fence-write-back", new RedlockFenceScript(null), null, ""),
+                scripted("read-write-long-leases", new LongReadScript(null), null, ""),
+                scripted(
+                        "control-holders-expiry-lowered",
+                        new LongReadScript("holders-expiry-lowered"),
+                        Checker.HOLDERS_EXPIRY,
+                        "read hold of r1"),
                 failover("failover-kill", 0, Fault.FAILOVER_KILL),
                 failover("failover-pause", 0, Fault.FAILOVER_PAUSE),
                 failover("failover-partition", 0, Fault.FAILOVER_PARTITION),

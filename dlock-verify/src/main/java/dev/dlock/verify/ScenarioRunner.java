@@ -46,6 +46,9 @@ final class ScenarioRunner {
                 Files.delete(file);
             }
         }
+        if (scenario.script() != null) {
+            return new ScriptedRun(run, connections).run(scenario, dir, began);
+        }
         if (scenario.needsServerFaults() && run.server() == null) {
             return new ScenarioResult(
                     scenario,
@@ -374,7 +377,7 @@ final class ScenarioRunner {
         return true;
     }
 
-    private static void record(History history, Scenario scenario, FaultInjector.Injected done) {
+    static void record(History history, Scenario scenario, FaultInjector.Injected done) {
         Op op = new Op(
                 scenario.name(),
                 "nemesis",
@@ -412,7 +415,7 @@ final class ScenarioRunner {
         }
     }
 
-    private static void writeViolations(Path dir, List<Violation> violations) throws java.io.IOException {
+    static void writeViolations(Path dir, List<Violation> violations) throws java.io.IOException {
         List<String> lines = violations.stream().map(Violation::toString).toList();
         Files.write(dir.resolve("violations.txt"), lines);
     }

@@ -37,6 +37,7 @@ final class SemaphoreScenario {
                 text,
                 List.of(),
                 null,
-                new Scenario.Semaphore(judged, created));
+                new Scenario.Semaphore(judged, created),
+                null);
     }
 }

@@ -8,23 +8,34 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A loopback TCP proxy between one client and Redis, with four network faults: {@link #freeze(boolean) freeze}
+ * A loopback TCP proxy between one client and Redis, with these network faults: {@link #freeze(boolean) freeze}
  * (bytes are no longer forwarded in either direction, connections stay open, as with a partition that drops nothing),
  * {@link #latency(Duration) latency} (every chunk is held back before it is forwarded), {@link
  * #pubsubLag(Duration) pub/sub lag} (only what Redis sends on a connection that has sent SUBSCRIBE is delivered late,
- * each chunk by the same lag, order kept: the grant path lags behind the command path) and {@link #cut(Set) cut}
- * (connections closed and new ones refused, but for those named to survive: a partition that resets). Two threads
- * per connection, one more for a pub/sub connection's delayed deliveries. Thread-safe.
+ * each chunk by the same lag, order kept: the grant path lags behind the command path), {@link
+ * #commandLag(Duration) command lag} (the same for what Redis sends on the other connections: replies late; set apart
+ * from the pub/sub lag, the two paths arrive out of step), {@link #failNext(String) a failed command} (the next command
+ * carrying a marker is answered with an error by the proxy and never reaches Redis)
+ * and {@link #cut(Set) cut} (connections closed and new ones refused, but for those named to survive: a partition that
+ * resets). {@link #nextCommand(String)} tells when a command carrying a marker went through, so a script can time a
+ * fault to one command. Two threads per connection, one more for a connection's delayed deliveries. Thread-safe.
  */
 final class TcpProxy implements AutoCloseable {
+
+    private static final byte[] REFUSED =
+            "-ERR dlock-verify: command failed by the proxy\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final ServerSocket server;
     private final String targetHost;
@@ -35,7 +46,19 @@ final class TcpProxy implements AutoCloseable {
     private volatile boolean frozen;
     private volatile long latencyNanos;
     private volatile long pubsubLagNanos;
+    private volatile long commandLagNanos;
+    private final AtomicLong lateReplies = new AtomicLong();
+    private final List<Marked> marked = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
+
+    /**
+     * A command marker waited for: {@code fail} closes the connection instead of forwarding the command.
+     *
+     * @param marker text the command's bytes contain (RESP, ISO-8859-1)
+     * @param fail whether the command is dropped with its connection instead of being forwarded
+     * @param seen completed with the {@code nanoTime} at which the command went through (or was dropped)
+     */
+    private record Marked(String marker, boolean fail, long replyLagNanos, CompletableFuture<Long> seen) {}
 
     TcpProxy(String targetHost, int targetPort) throws IOException {
         this.targetHost = targetHost;
@@ -59,6 +82,51 @@ final class TcpProxy implements AutoCloseable {
 
     void pubsubLag(Duration lag) {
         this.pubsubLagNanos = lag.toNanos();
+    }
+
+    /**
+     * Delivers what Redis sends on every connection that has not subscribed (command replies) {@code lag} late, each
+     * chunk by the lag in force when it arrived, order kept; zero ends it for chunks that arrive from now on.
+     */
+    void commandLag(Duration lag) {
+        this.commandLagNanos = lag.toNanos();
+    }
+
+    /** How many reply chunks of command connections the {@link #commandLag(Duration) command lag} has held back. */
+    long lateReplies() {
+        return lateReplies.get();
+    }
+
+    /**
+     * Completes with the {@code nanoTime} at which the next command whose bytes contain {@code marker} was forwarded
+     * to Redis on a connection that has not subscribed.
+     */
+    CompletableFuture<Long> nextCommand(String marker) {
+        return lagReplyTo(marker, Duration.ZERO);
+    }
+
+    /**
+     * As {@link #nextCommand(String)}, and the reply to that command (the next chunk Redis sends on its connection) is
+     * delivered {@code lag} late, order kept: one late reply, timed to the command itself with no race against the
+     * client's next send.
+     */
+    CompletableFuture<Long> lagReplyTo(String marker, Duration lag) {
+        Marked m = new Marked(marker, false, lag.toNanos(), new CompletableFuture<>());
+        marked.add(m);
+        return m.seen();
+    }
+
+    /**
+     * Makes the next command whose bytes contain {@code marker} (on a connection that has not subscribed) fail: the
+     * proxy answers it with an error reply and does not forward it, so Redis never runs it and the connection stays
+     * open (closing it would not do: a client that re-sends its commands after a reconnect, as Lettuce does, would
+     * run it after all). Meant for a connection with that one command in flight: its chunk is dropped whole.
+     * Completes with the {@code nanoTime} at which it was answered.
+     */
+    CompletableFuture<Long> failNext(String marker) {
+        Marked m = new Marked(marker, true, 0, new CompletableFuture<>());
+        marked.add(m);
+        return m.seen();
     }
 
     /**
@@ -89,14 +157,15 @@ final class TcpProxy implements AutoCloseable {
     /** One proxied connection: whether the client has subscribed on it, and its delay line towards the client. */
     private final class Link {
         private volatile boolean pubsub;
+        private volatile long replyLagNanos; // the lag of the next reply, set by lagReplyTo
         private final BlockingQueue<Object[]> late = new LinkedBlockingQueue<>();
         private volatile Thread deliverer;
 
-        void deliverLate(OutputStream out, byte[] chunk) {
+        void deliverLate(OutputStream out, byte[] chunk, long lagNanos) {
             if (deliverer == null) {
                 deliverer = daemon("dlock-proxy-late", () -> deliver(out));
             }
-            late.add(new Object[] {System.nanoTime() + pubsubLagNanos, chunk});
+            late.add(new Object[] {System.nanoTime() + lagNanos, chunk});
         }
 
         private void deliver(OutputStream out) {
@@ -107,8 +176,8 @@ final class TcpProxy implements AutoCloseable {
                         return;
                     }
                     sleep((Long) next[0] - System.nanoTime());
-                    out.write((byte[]) next[1]);
-                    out.flush();
+                    byte[] chunk = (byte[]) next[1];
+                    write(out, chunk, chunk.length);
                 }
             } catch (IOException | InterruptedException e) {
                 // the connection closed: the client reconnects
@@ -117,6 +186,12 @@ final class TcpProxy implements AutoCloseable {
 
         void close() {
             late.add(new Object[0]);
+        }
+
+        /** Every write towards the client goes through here: replies, late deliveries and the proxy's own errors. */
+        synchronized void write(OutputStream out, byte[] bytes, int length) throws IOException {
+            out.write(bytes, 0, length);
+            out.flush();
         }
     }
 
@@ -169,11 +244,28 @@ final class TcpProxy implements AutoCloseable {
                 if (!towardsClient && !link.pubsub && subscribes(buffer, read)) {
                     link.pubsub = true;
                 }
-                if (towardsClient && link.pubsub && (pubsubLagNanos > 0 || link.deliverer != null)) {
-                    link.deliverLate(out, java.util.Arrays.copyOf(buffer, read));
+                if (!towardsClient && !link.pubsub && !marked.isEmpty() && dropsMarked(link, buffer, read)) {
+                    link.write(from.getOutputStream(), REFUSED, REFUSED.length);
+                    continue; // answered here, never forwarded
+                }
+                long lag = link.pubsub ? pubsubLagNanos : commandLagNanos;
+                if (towardsClient && !link.pubsub && link.replyLagNanos > 0) {
+                    lag = link.replyLagNanos;
+                    link.replyLagNanos = 0;
+                }
+                if (towardsClient && (lag > 0 || link.deliverer != null)) {
+                    // once a chunk went the late way, every later one follows it: the order is kept
+                    if (!link.pubsub && lag > 0) {
+                        lateReplies.incrementAndGet();
+                    }
+                    link.deliverLate(out, java.util.Arrays.copyOf(buffer, read), lag);
                 } else {
-                    out.write(buffer, 0, read);
-                    out.flush();
+                    if (towardsClient) {
+                        link.write(out, buffer, read);
+                    } else {
+                        out.write(buffer, 0, read);
+                        out.flush();
+                    }
                 }
             }
         } catch (IOException e) {
@@ -183,6 +275,25 @@ final class TcpProxy implements AutoCloseable {
             closeQuietly(from);
             closeQuietly(to);
         }
+    }
+
+    /**
+     * Completes the markers a chunk from the client carries, marking it first (the wait for it then sees the command
+     * about to go through); tells whether one of them asks for the command to be dropped.
+     */
+    private boolean dropsMarked(Link link, byte[] buffer, int length) {
+        String text = new String(buffer, 0, length, java.nio.charset.StandardCharsets.ISO_8859_1);
+        boolean drop = false;
+        for (Marked m : marked) {
+            if (text.contains(m.marker()) && marked.remove(m)) {
+                drop |= m.fail();
+                if (m.replyLagNanos() > 0) {
+                    link.replyLagNanos = m.replyLagNanos(); // set before the command goes: its reply comes after
+                }
+                m.seen().complete(System.nanoTime());
+            }
+        }
+        return drop;
     }
 
     /** Whether a chunk from the client carries a SUBSCRIBE or PSUBSCRIBE command (RESP text, any case). */

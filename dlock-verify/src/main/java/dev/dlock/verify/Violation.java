@@ -17,7 +17,8 @@ record Violation(Checker checker, String message) {
         LIVENESS("5 liveness"),
         FRESH_HOLD("6 fresh hold"),
         PERMITS("7 permit count"),
-        READ_WRITE("8 reader/writer exclusion");
+        READ_WRITE("8 reader/writer exclusion"),
+        HOLDERS_EXPIRY("9 holders key expiry");
 
         final String label;
 

@@ -120,4 +120,26 @@ final class ScenarioTest {
         assertThat(Scenario.faults("m", 1).readWrite()).isFalse();
         assertThat(semaphore.readWrite()).isFalse();
     }
+
+    @Test
+    void scripted_haveNoWorkload_andEachControlNamesItsChecker() {
+        List<Scenario> scripted =
+                Scenario.all().stream().filter(s -> s.script() != null).toList();
+
+        assertThat(scripted)
+                .extracting(Scenario::name)
+                .contains("stale-grant", "multi-lock-lost-part", "redlock-fence-write-back", "read-write-long-leases");
+        assertThat(scripted).allSatisfy(s -> {
+            assertThat(s.workers()).isEmpty();
+            assertThat(s.faults()).isEmpty();
+            assertThat(s.holderJvms()).isZero();
+            assertThat(s.lockNames()).hasSameSizeAs(s.script().names()).allMatch(n -> n.startsWith(s.name() + "-"));
+        });
+        assertThat(scripted).filteredOn(Scenario::isControl).allMatch(s -> s.caughtBy() != null);
+        assertThat(Scenario.of(false)).containsAll(scripted);
+        assertThat(scripted)
+                .filteredOn(s -> s.name().equals("read-write-long-leases"))
+                .singleElement()
+                .satisfies(s -> assertThat(s.readWrite()).isTrue());
+    }
 }
