@@ -444,6 +444,11 @@ record Scenario(
                         Checker.FRESH_HOLD,
                         "multi-lost-part-a"),
                 scripted("redlock-fence-write-back", new RedlockFenceScript(null), null, ""),
+                scripted(
+                        "control-redlock-partial-fence",
+                        new RedlockFenceScript("redlock-partial-fence"),
+                        Checker.TOKEN_ORDER,
+                        "after r1 had got token"),
                 scripted("read-write-long-leases", new LongReadScript(null), null, ""),
                 scripted(
                         "control-holders-expiry-lowered",

@@ -17,7 +17,7 @@ final class LongTierIT {
     void longTier_isCleanAndCatchesEveryControl() throws Exception {
         TierRun run = TierRun.start(true);
         if (run.allScenarios()) {
-            assertThat(run.report().controls()).as("controls that ran").isEqualTo(11);
+            assertThat(run.report().controls()).as("controls that ran").isEqualTo(12);
         }
         run.assertClean();
     }

@@ -17,10 +17,10 @@ final class QuickTierIT {
     void quickTier_isCleanAndCatchesEveryControl() throws Exception {
         TierRun run = TierRun.start(false);
         if (run.allScenarios()) {
-            assertThat(run.report().controls()).as("controls that ran").isEqualTo(11);
+            assertThat(run.report().controls()).as("controls that ran").isEqualTo(12);
             assertThat(run.report().faults())
                     .as("faults injected:%n%s", run.report())
-                    .isEqualTo(44);
+                    .isEqualTo(50);
         }
         run.assertClean();
     }
