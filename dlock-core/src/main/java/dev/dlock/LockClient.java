@@ -1,7 +1,7 @@
 package dev.dlock;
 
-import dev.dlock.internal.ClientOptions;
-import dev.dlock.internal.RedlockOptions;
+import dev.dlock.internal.client.ClientOptions;
+import dev.dlock.internal.redlock.RedlockOptions;
 import dev.dlock.spi.TransportFactory;
 import java.time.Duration;
 import java.util.ArrayList;

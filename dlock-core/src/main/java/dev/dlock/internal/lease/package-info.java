@@ -1,0 +1,6 @@
+/**
+ * A held lease of one Redis (mutex or permit): its state, the leases of a client and the watchdog that renews them, and the holds of each thread.
+ *
+ * <p>Internal: not API, it may change without notice; no module but dlock-core may use it.
+ */
+package dev.dlock.internal.lease;

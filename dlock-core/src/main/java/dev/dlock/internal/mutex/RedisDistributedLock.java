@@ -1,0 +1,254 @@
+package dev.dlock.internal.mutex;
+
+import dev.dlock.Lease;
+import dev.dlock.LockInfo;
+import dev.dlock.internal.lease.RedisLease;
+import dev.dlock.internal.lease.ThreadHolds;
+import dev.dlock.internal.script.LockKeys;
+import dev.dlock.internal.script.ScriptRunner;
+import dev.dlock.internal.script.Scripts;
+import dev.dlock.internal.script.Snapshots;
+import dev.dlock.internal.util.Args;
+import dev.dlock.internal.util.Callbacks;
+import dev.dlock.internal.util.FreshHolds;
+import dev.dlock.internal.util.Lifecycle;
+import dev.dlock.internal.util.Owners;
+import dev.dlock.internal.util.ThreadLocking;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A view of one lock name. Thread-owned holds live in the client's {@link ThreadHolds} ((name,
+ * thread) → the thread's hold through {@code lock()}), so two views of one name agree and nothing
+ * stays behind after the last unlock. Every acquire lines up at the name's {@link Gate}.
+ */
+public final class RedisDistributedLock extends ThreadLocking {
+
+    private final LockKeys keys;
+    private final Gates gates;
+    private final ThreadHolds holds;
+    private final Owners owners;
+    private final long leaseMillis;
+    private final ScriptRunner scripts;
+    private final Callbacks callbacks;
+    private final Lifecycle lifecycle;
+
+    public RedisDistributedLock(
+            LockKeys keys,
+            Gates gates,
+            ThreadHolds holds,
+            Owners owners,
+            long leaseMillis,
+            ScriptRunner scripts,
+            Callbacks callbacks,
+            Lifecycle lifecycle) {
+        this.keys = keys;
+        this.gates = gates;
+        this.holds = holds;
+        this.owners = owners;
+        this.leaseMillis = leaseMillis;
+        this.scripts = scripts;
+        this.callbacks = callbacks;
+        this.lifecycle = lifecycle;
+    }
+
+    @Override
+    public String name() {
+        return keys.name();
+    }
+
+    // ---- thread-owned ----------------------------------------------------------------------
+
+    private ThreadHolds.Hold ownHold() {
+        return holds.ofCurrentThread(keys.name());
+    }
+
+    private boolean reenter(ThreadHolds.Hold hold) {
+        if (hold == null) {
+            return false;
+        }
+        if (hold.count == Integer.MAX_VALUE) {
+            throw new Error("maximum lock count exceeded");
+        }
+        hold.lease.confirmForReentry(); // as every acquire: valid for at least half the lease, or it throws
+        hold.count++;
+        return true;
+    }
+
+    @Override
+    protected boolean lockForThread(long waitNanos, boolean interruptible) throws InterruptedException {
+        if (reenter(ownHold())) {
+            return true;
+        }
+        RedisLease lease = await(owners.thread(), leaseMillis, true, waitNanos, interruptible);
+        if (lease == null) {
+            return false;
+        }
+        holds.add(keys.name(), lease);
+        return true;
+    }
+
+    @Override
+    public void unlock() {
+        ThreadHolds.Hold hold = heldOrThrow();
+        if (--hold.count > 0) {
+            return;
+        }
+        holds.remove(hold);
+        hold.lease.release();
+    }
+
+    @Override
+    public boolean isHeldByCurrentThread() {
+        ThreadHolds.Hold hold = ownHold();
+        return hold != null && hold.lease.isValid();
+    }
+
+    @Override
+    public int getHoldCount() {
+        ThreadHolds.Hold hold = ownHold();
+        return hold == null ? 0 : hold.count;
+    }
+
+    @Override
+    public long fencingToken() {
+        return heldOrThrow().lease.fencingToken();
+    }
+
+    @Override
+    public Duration remaining() {
+        return heldOrThrow().lease.remaining();
+    }
+
+    private ThreadHolds.Hold heldOrThrow() {
+        ThreadHolds.Hold hold = ownHold();
+        if (hold == null) {
+            throw new IllegalMonitorStateException(
+                    "the current thread does not hold lock '" + keys.name() + "' through this client");
+        }
+        return hold;
+    }
+
+    // ---- lease-owned -----------------------------------------------------------------------
+
+    @Override
+    protected Lease awaitLease(long waitNanos, long leaseMillis, boolean renewed) throws InterruptedException {
+        return await(owners.newLease(), leaseMillis, renewed, waitNanos, true);
+    }
+
+    @Override
+    protected long clientLeaseMillis() {
+        return leaseMillis;
+    }
+
+    @Override
+    protected String waitedFor() {
+        return "lock '" + keys.name() + "'";
+    }
+
+    @Override
+    public CompletableFuture<Lease> acquireAsync(Duration wait) {
+        Duration w = Args.notNegative("wait", wait);
+        lifecycle.checkOpen();
+        Turn turn = gates.enter(keys, owners.newLease(), leaseMillis, true, w.toNanos());
+        CompletableFuture<Lease> future = new CompletableFuture<>();
+        // Completed on the callback executor: the stages the application chains on the future never run
+        // on the transport's threads, where they would hold up every other reply and hand-off.
+        turn.whenCompleteAsync(
+                (lease, error) -> {
+                    if (error != null) {
+                        future.completeExceptionally(error);
+                    } else if (!future.complete(lease) && lease != null) {
+                        lease.releaseQuietly(); // the caller cancelled meanwhile
+                    }
+                },
+                callbacks.executor());
+        future.whenComplete((lease, error) -> {
+            if (error instanceof CancellationException) {
+                turn.giveUp();
+            }
+        });
+        return future;
+    }
+
+    /**
+     * Runs an acquire and waits for it, until it returns a hold valid for half its lease as this thread
+     * sees it ({@link FreshHolds}). An interrupt cancels it and waits until any lock it took
+     * concurrently has been released, so an interrupted acquire leaves nothing behind.
+     */
+    private RedisLease await(String owner, long leaseMillis, boolean renewed, long waitNanos, boolean interruptible)
+            throws InterruptedException {
+        return FreshHolds.await(
+                gates.ticker,
+                !gates.expiredHandoff,
+                waitNanos,
+                wait -> awaitTurn(owner, leaseMillis, renewed, wait, interruptible));
+    }
+
+    private RedisLease awaitTurn(String owner, long leaseMillis, boolean renewed, long waitNanos, boolean interruptible)
+            throws InterruptedException {
+        lifecycle.checkOpen();
+        Turn turn = gates.enter(keys, owner, leaseMillis, renewed, waitNanos);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return turn.get();
+                } catch (InterruptedException e) {
+                    if (interruptible) {
+                        settleCancelled(turn);
+                        throw e;
+                    }
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw scripts.translate(e.getCause(), keys.lock());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void settleCancelled(Turn turn) {
+        try {
+            turn.giveUp().get(scripts.commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // The acquire's command never answered; a lock it might have taken expires with its lease.
+        }
+        if (turn.isDone() && !turn.isCompletedExceptionally()) {
+            RedisLease won = turn.join();
+            if (won != null) {
+                won.releaseQuietly();
+            }
+        }
+    }
+
+    // ---- inspection ------------------------------------------------------------------------
+
+    @Override
+    public boolean isLocked() {
+        return info().isLocked();
+    }
+
+    @Override
+    public LockInfo info() {
+        lifecycle.checkOpen();
+        List<?> reply = (List<?>) scripts.await(
+                scripts.eval(Scripts.INFO, keys.scriptKeys(), new String[] {Snapshots.QUEUE_SHOWN}), keys.lock());
+        return Snapshots.mutex(keys.name(), reply, getHoldCount());
+    }
+
+    @Override
+    public String toString() {
+        return "DistributedLock[" + keys.name() + "]";
+    }
+}

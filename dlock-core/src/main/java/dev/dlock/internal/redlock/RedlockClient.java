@@ -1,0 +1,200 @@
+package dev.dlock.internal.redlock;
+
+import dev.dlock.DistributedLock;
+import dev.dlock.DistributedReadWriteLock;
+import dev.dlock.DistributedSemaphore;
+import dev.dlock.LockAdmin;
+import dev.dlock.LockClient;
+import dev.dlock.internal.client.ClientOptions;
+import dev.dlock.internal.multi.MultiHolds;
+import dev.dlock.internal.multi.MultiLock;
+import dev.dlock.internal.util.Args;
+import dev.dlock.internal.util.Callbacks;
+import dev.dlock.internal.util.Controls;
+import dev.dlock.internal.util.Events;
+import dev.dlock.internal.util.Lifecycle;
+import dev.dlock.internal.util.Log;
+import dev.dlock.internal.util.Owners;
+import dev.dlock.internal.util.Ticker;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A Redlock client over independent masters (docs/redlock.md): assembles the nodes, one timer thread
+ * (watchdog rounds, retries of waits, lease expiry), the callback executor and the locks. Every
+ * watchdog round renews each watchdog-renewed lease on every node ({@link RedlockLease#renew}).
+ * Thread-safe.
+ */
+final class RedlockClient implements LockClient {
+    private final RedlockContext ctx;
+    private final RedlockAcquirer acquirer;
+    private final RedlockAdmin admin;
+    private final String keyPrefix;
+    private final int maxNameLength;
+    private final ConcurrentHashMap<RedlockLock.HoldKey, RedlockLock.Hold> holds = new ConcurrentHashMap<>();
+    private final MultiHolds multiHolds = new MultiHolds();
+
+    private RedlockClient(RedlockNodes nodes, ClientOptions options, Ticker ticker) {
+        Owners owners = new Owners();
+        Lifecycle lifecycle = new Lifecycle(nodes.maskedUris());
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "dlock-redlock-timer-" + owners.clientId().substring(0, 8));
+            t.setDaemon(true);
+            return t;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+        this.ctx = new RedlockContext(
+                nodes,
+                ticker,
+                timer,
+                Callbacks.on(options.callbackExecutor(), owners.clientId(), lifecycle),
+                Events.of(options.listeners()),
+                lifecycle,
+                owners,
+                ConcurrentHashMap.newKeySet(),
+                ConcurrentHashMap.newKeySet(),
+                options.leaseTime().toMillis());
+        Controls controls = options.controls();
+        if (controls.any()) {
+            Log.LOG.log(
+                    System.Logger.Level.ERROR,
+                    "dlock client {0} runs with the negative control {1}={2}: it can break mutual exclusion on"
+                            + " purpose and is only for verification runs",
+                    owners.clientId(),
+                    Controls.PROPERTY,
+                    System.getProperty(Controls.PROPERTY));
+        }
+        this.acquirer = new RedlockAcquirer(ctx, controls.redlockPartialFence());
+        this.keyPrefix = options.keyPrefix();
+        this.maxNameLength = options.maxNameLength();
+        this.admin = new RedlockAdmin(ctx, keyPrefix, maxNameLength);
+        long interval = Math.max(1, ctx.leaseMillis() / 3);
+        timer.scheduleWithFixedDelay(this::watchdogTick, interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Connects to every node (options validated by {@link RedlockOptions}) and builds the client.
+     *
+     * @throws dev.dlock.LockConnectionException if fewer than a quorum of nodes can be reached
+     */
+    static LockClient connect(List<ClientOptions> nodeOptions) {
+        return connect(nodeOptions, Ticker.SYSTEM);
+    }
+
+    /** As {@link #connect(List)}, on the given clock (tests). */
+    static RedlockClient connect(List<ClientOptions> nodeOptions, Ticker ticker) {
+        RedlockNodes nodes = RedlockNodes.connect(nodeOptions);
+        return new RedlockClient(nodes, nodeOptions.get(0), ticker);
+    }
+
+    @Override
+    public DistributedLock lock(String name) {
+        Args.name(name, maxNameLength);
+        ctx.lifecycle().checkOpen();
+        return new RedlockLock(ctx, acquirer, keyPrefix, name, holds);
+    }
+
+    @Override
+    public DistributedLock multiLock(String... names) {
+        MultiLock multi =
+                MultiLock.of(names, maxNameLength, this::lock, multiHolds, ctx.callbacks(), ctx.lifecycle(), true);
+        ctx.lifecycle().checkOpen();
+        return multi;
+    }
+
+    /**
+     * Not supported: a semaphore's holders and queue would have to be agreed by a quorum of independent
+     * masters, with grants from the head of one queue kept on every node; that is not built (docs/redlock.md).
+     *
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public DistributedSemaphore semaphore(String name, int permits) {
+        throw new UnsupportedOperationException("the Redlock client does not support semaphores: a holder set and"
+                + " FIFO queue agreed by a quorum of independent masters is not built (docs/lock-family.md)");
+    }
+
+    /**
+     * Not supported: read and write holders and a FIFO queue agreed by a quorum of independent masters
+     * are not built, as for the semaphore (docs/lock-family.md).
+     *
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public DistributedReadWriteLock readWriteLock(String name) {
+        throw new UnsupportedOperationException("the Redlock client does not support read-write locks: holders and a"
+                + " FIFO queue agreed by a quorum of independent masters are not built (docs/lock-family.md)");
+    }
+
+    @Override
+    public LockAdmin admin() {
+        ctx.lifecycle().checkOpen();
+        return admin;
+    }
+
+    @Override
+    public String clientId() {
+        return ctx.owners().clientId();
+    }
+
+    /**
+     * Returns every node's masked URI, comma-separated.
+     *
+     * @return the masked URIs
+     */
+    @Override
+    public String redisUri() {
+        return ctx.nodes().maskedUris();
+    }
+
+    /** One watchdog round: every watchdog-renewed lease is renewed on every node, all at once. */
+    void watchdogTick() {
+        for (RedlockLease lease : ctx.held()) {
+            if (lease.isWatchdogRenewed()) {
+                lease.renew().exceptionally(e -> {
+                    Log.LOG.log(
+                            System.Logger.Level.WARNING, "dlock Redlock renewal failed; the next round tries again", e);
+                    return null;
+                });
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!ctx.lifecycle().close()) {
+            return;
+        }
+        for (CompletableFuture<?> wait : ctx.waits()) {
+            wait.cancel(false);
+        }
+        List<CompletableFuture<?>> releases = new ArrayList<>();
+        for (RedlockLease lease : ctx.held()) {
+            releases.add(lease.releaseForClose());
+        }
+        holds.clear();
+        multiHolds.clear();
+        try {
+            CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0]))
+                    .get(ctx.nodes().commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            Log.LOG.log(
+                    System.Logger.Level.WARNING,
+                    "dlock Redlock client {0} closed before every node confirmed every release ({1}); the locks not"
+                            + " released expire at the end of their lease time",
+                    clientId(),
+                    e.toString());
+        }
+        ctx.timer().shutdownNow();
+        ctx.callbacks().shutdown();
+        ctx.nodes().close();
+    }
+}

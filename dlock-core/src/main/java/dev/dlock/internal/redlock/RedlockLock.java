@@ -1,0 +1,318 @@
+package dev.dlock.internal.redlock;
+
+import dev.dlock.DistributedLock;
+import dev.dlock.Lease;
+import dev.dlock.LockConnectionException;
+import dev.dlock.LockException;
+import dev.dlock.LockInfo;
+import dev.dlock.LockLostException;
+import dev.dlock.internal.util.Args;
+import dev.dlock.internal.util.FreshHolds;
+import dev.dlock.internal.util.ThreadLocking;
+import dev.dlock.internal.util.Validity;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A Redlock lock: the {@link DistributedLock} contract over independent masters ({@link
+ * RedlockAcquirer}). A thread's {@code lock()} takes a watchdog-renewed hold under a lease owner id of
+ * its own and counts re-entries here, so only the first {@code lock()} and the last {@code unlock()}
+ * touch the nodes. Waiting polls (see {@link RedlockAcquirer}): there is no FIFO hand-off. Thread-safe;
+ * a hold's count is only touched by its thread.
+ */
+final class RedlockLock extends ThreadLocking {
+
+    private final RedlockContext ctx;
+    private final RedlockAcquirer acquirer;
+    private final String name;
+    private final String[] keys;
+    private final ConcurrentHashMap<HoldKey, Hold> holds;
+
+    /** Which thread holds which lock name through {@code lock()}. */
+    record HoldKey(String name, Thread thread) {}
+
+    /** One thread's hold on one lock name. */
+    static final class Hold {
+        final RedlockLease lease;
+        int count = 1;
+
+        Hold(RedlockLease lease) {
+            this.lease = lease;
+        }
+    }
+
+    RedlockLock(
+            RedlockContext ctx,
+            RedlockAcquirer acquirer,
+            String keyPrefix,
+            String name,
+            ConcurrentHashMap<HoldKey, Hold> holds) {
+        this.ctx = ctx;
+        this.acquirer = acquirer;
+        this.name = name;
+        this.keys = RedlockScripts.keys(keyPrefix, name);
+        this.holds = holds;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    // ---- thread-owned ----------------------------------------------------------------------
+
+    private HoldKey ownKey() {
+        return new HoldKey(name, Thread.currentThread());
+    }
+
+    @Override
+    protected boolean lockForThread(long waitNanos, boolean interruptible) throws InterruptedException {
+        Hold hold = holds.get(ownKey());
+        if (hold != null) {
+            if (hold.count == Integer.MAX_VALUE) {
+                throw new Error("maximum lock count exceeded");
+            }
+            confirmForReentry(hold.lease);
+            hold.count++;
+            return true;
+        }
+        RedlockLease lease = await(ctx.leaseMillis(), true, waitNanos, interruptible);
+        if (lease == null) {
+            return false;
+        }
+        holds.put(ownKey(), new Hold(lease));
+        return true;
+    }
+
+    /** As every acquire: a re-entry returns a hold valid for at least half its lease, renewing it if need be. */
+    private void confirmForReentry(RedlockLease lease) {
+        long margin = Validity.marginNanos(ctx.leaseMillis());
+        if (lease.isValid() && lease.remaining().toNanos() < margin) {
+            try {
+                lease.renew().get(ctx.nodes().commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                // Judged below by the remaining validity.
+            }
+        }
+        if (!lease.isValid() || lease.remaining().toNanos() < margin) {
+            lease.markLost("it could not be shown valid for half its lease when re-entered", false);
+            throw new LockLostException(name, lease.fencingToken(), "the hold was lost before the re-entry");
+        }
+    }
+
+    @Override
+    public void unlock() {
+        Hold hold = heldOrThrow();
+        if (--hold.count > 0) {
+            return;
+        }
+        holds.remove(ownKey(), hold);
+        hold.lease.release();
+    }
+
+    @Override
+    public boolean isHeldByCurrentThread() {
+        Hold hold = holds.get(ownKey());
+        return hold != null && hold.lease.isValid();
+    }
+
+    @Override
+    public int getHoldCount() {
+        Hold hold = holds.get(ownKey());
+        return hold == null ? 0 : hold.count;
+    }
+
+    @Override
+    public long fencingToken() {
+        return heldOrThrow().lease.fencingToken();
+    }
+
+    @Override
+    public Duration remaining() {
+        return heldOrThrow().lease.remaining();
+    }
+
+    private Hold heldOrThrow() {
+        Hold hold = holds.get(ownKey());
+        if (hold == null) {
+            throw new IllegalMonitorStateException(
+                    "the current thread does not hold lock '" + name + "' through this client");
+        }
+        return hold;
+    }
+
+    // ---- lease-owned -----------------------------------------------------------------------
+
+    @Override
+    protected Lease awaitLease(long waitNanos, long leaseMillis, boolean renewed) throws InterruptedException {
+        return await(leaseMillis, renewed, waitNanos, true);
+    }
+
+    @Override
+    protected long clientLeaseMillis() {
+        return ctx.leaseMillis();
+    }
+
+    @Override
+    protected String waitedFor() {
+        return "lock '" + name + "'";
+    }
+
+    @Override
+    public CompletableFuture<Lease> acquireAsync(Duration wait) {
+        Duration w = Args.notNegative("wait", wait);
+        ctx.lifecycle().checkOpen();
+        CompletableFuture<RedlockLease> inner = acquirer.acquire(name, keys, ctx.leaseMillis(), true, w.toNanos());
+        CompletableFuture<Lease> future = new CompletableFuture<>();
+        inner.whenCompleteAsync(
+                (lease, error) -> {
+                    if (error != null) {
+                        future.completeExceptionally(unwrap(error));
+                    } else if (!future.complete(lease) && lease != null) {
+                        lease.releaseQuietly(); // the caller cancelled meanwhile
+                    }
+                },
+                ctx.callbacks().executor());
+        future.whenComplete((lease, error) -> {
+            if (error instanceof CancellationException) {
+                inner.cancel(false);
+            }
+        });
+        return future;
+    }
+
+    /**
+     * Runs acquires and waits for them, until one returns a hold valid for half its lease as this thread
+     * sees it ({@link FreshHolds}, {@link RedlockLease#keepForCaller(boolean)}), or the wait runs out (null).
+     */
+    private RedlockLease await(long leaseMillis, boolean renewed, long waitNanos, boolean interruptible)
+            throws InterruptedException {
+        return FreshHolds.await(
+                ctx.ticker(), true, waitNanos, wait -> awaitOne(leaseMillis, renewed, wait, interruptible));
+    }
+
+    /**
+     * Runs an acquire and waits for it. An interrupt (when {@code interruptible}) cancels the wait; a
+     * hold the attempt under way takes anyway is released by the acquirer.
+     */
+    private RedlockLease awaitOne(long leaseMillis, boolean renewed, long waitNanos, boolean interruptible)
+            throws InterruptedException {
+        ctx.lifecycle().checkOpen();
+        CompletableFuture<RedlockLease> wait = acquirer.acquire(name, keys, leaseMillis, renewed, waitNanos);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return wait.get();
+                } catch (InterruptedException e) {
+                    if (interruptible) {
+                        wait.cancel(false);
+                        throw e;
+                    }
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw unwrap(e.getCause());
+                } catch (CancellationException e) {
+                    throw new IllegalStateException(
+                            "the Redlock LockClient for " + ctx.nodes().maskedUris() + " is closed", e);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static RuntimeException unwrap(Throwable error) {
+        while (error instanceof java.util.concurrent.CompletionException && error.getCause() != null) {
+            error = error.getCause();
+        }
+        return error instanceof RuntimeException r ? r : new LockException("acquire failed: " + error, error);
+    }
+
+    // ---- inspection ------------------------------------------------------------------------
+
+    @Override
+    public boolean isLocked() {
+        return info().isLocked();
+    }
+
+    @Override
+    public LockInfo info() {
+        ctx.lifecycle().checkOpen();
+        Snapshot s = read(ctx, keys, name);
+        return new LockInfo(name, s.holder(), s.remaining(), s.token(), getHoldCount());
+    }
+
+    /**
+     * What a quorum of nodes says of a lock: the holder if one owner id is on at least a quorum of
+     * them, with the time for which a quorum still has it; the highest fencing counter any node
+     * reported.
+     */
+    record Snapshot(Optional<String> holder, Duration remaining, long token) {}
+
+    static Snapshot read(RedlockContext ctx, String[] keys, String name) {
+        RedlockNodes.Round round;
+        try {
+            round = ctx.nodes()
+                    .fanOut(RedlockScripts.INFO, keys, new String[0], r -> false)
+                    .get(ctx.nodes().commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockException("interrupted while reading lock '" + name + "'", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new LockConnectionException(ctx.nodes().maskedUris(), "no answer about lock '" + name + "'", e);
+        }
+        if (round.answered < ctx.quorum()) {
+            RuntimeException failure = round.firstFailure();
+            if (failure != null && !(failure instanceof LockConnectionException)) {
+                throw failure;
+            }
+            throw new LockConnectionException(
+                    ctx.nodes().maskedUris(),
+                    "Redlock needs " + ctx.quorum() + " of " + ctx.size() + " nodes to read lock '" + name + "', only "
+                            + round.answered + " answered (" + round.failures() + ")",
+                    failure);
+        }
+        Map<String, List<Long>> ttlsByOwner = new HashMap<>();
+        long token = 0;
+        for (Object reply : round.replies) {
+            if (reply instanceof List<?> list && list.size() == 3) {
+                String owner = (String) list.get(0);
+                long pttl = (Long) list.get(1);
+                token = Math.max(token, (Long) list.get(2));
+                if (!owner.isEmpty()) {
+                    ttlsByOwner
+                            .computeIfAbsent(owner, o -> new java.util.ArrayList<>())
+                            .add(pttl < 0 ? Long.MAX_VALUE : pttl);
+                }
+            }
+        }
+        for (Map.Entry<String, List<Long>> e : ttlsByOwner.entrySet()) {
+            List<Long> ttls = e.getValue();
+            if (ttls.size() >= ctx.quorum()) {
+                ttls.sort(java.util.Comparator.reverseOrder());
+                long quorumTtl = ttls.get(ctx.quorum() - 1); // a quorum has it for at least this long
+                return new Snapshot(Optional.of(e.getKey()), Duration.ofMillis(quorumTtl), token);
+            }
+        }
+        return new Snapshot(Optional.empty(), Duration.ZERO, token);
+    }
+
+    @Override
+    public String toString() {
+        return "DistributedLock[" + name + ", Redlock]";
+    }
+}

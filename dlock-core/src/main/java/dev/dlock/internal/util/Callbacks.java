@@ -1,0 +1,74 @@
+package dev.dlock.internal.util;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Runs application code (asynchronous acquires' completions, loss listeners) off the transport's and
+ * the timer's threads, on the executor the application gave or on the client's own pool; inline, with
+ * a warning, if the executor refuses a task. Thread-safe.
+ */
+public final class Callbacks {
+    private final Executor executor;
+    private final ExecutorService own; // null when the application gave the executor
+    private final Lifecycle lifecycle;
+    private final Executor view = this::run; // one for every acquireAsync, not one each
+
+    private Callbacks(Executor executor, ExecutorService own, Lifecycle lifecycle) {
+        this.executor = executor;
+        this.own = own;
+        this.lifecycle = lifecycle;
+    }
+
+    /** Callbacks on the given executor, or (null) on a pool of the client's own. */
+    public static Callbacks on(Executor givenOrNull, String clientId, Lifecycle lifecycle) {
+        if (givenOrNull != null) {
+            return new Callbacks(givenOrNull, null, lifecycle);
+        }
+        ExecutorService pool = pool(clientId);
+        return new Callbacks(pool, pool, lifecycle);
+    }
+
+    /**
+     * The default executor: daemon threads made on demand and kept for a minute, so a callback that
+     * blocks delays neither the transport's I/O threads nor other callbacks.
+     */
+    private static ExecutorService pool(String clientId) {
+        AtomicLong n = new AtomicLong();
+        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+            Thread t = new Thread(r, "dlock-callback-" + clientId.substring(0, 8) + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public void run(Runnable task) {
+        try {
+            executor.execute(task);
+        } catch (RejectedExecutionException e) {
+            if (!(lifecycle.isClosed() && own != null)) { // our own pool refuses once closed: expected
+                Log.LOG.log(
+                        System.Logger.Level.WARNING,
+                        "dlock's callback executor refused a task (" + e + "); running it on the calling thread");
+            }
+            task.run();
+        }
+    }
+
+    /** This as an {@link Executor}, for {@code whenCompleteAsync}. */
+    public Executor executor() {
+        return view;
+    }
+
+    /** Shuts the client's own pool down (callbacks already handed to it still run); a given executor stays. */
+    public void shutdown() {
+        if (own != null) {
+            own.shutdown();
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package dev.dlock.internal.util;
+
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The verifier's switch that re-introduces fixed safety defects, so that a torture run can show it
+ * would catch each defect coming back (docs/verification.md, "Negative controls"). Read once per
+ * client from the system property {@value #PROPERTY} (one name, or several separated by commas)
+ * when the client is built; a client with a control on logs an error at build time. Never set it
+ * outside a verification run.
+ *
+ * @param on the defects this client re-introduces
+ */
+public record Controls(Set<Control> on) {
+    public static final String PROPERTY = "dlock.unsafe.control";
+    public static final Controls NONE = new Controls(Set.of());
+
+    /** One fixed defect that a control can bring back; its property value is the constant's {@link #value()}. */
+    public enum Control {
+        /**
+         * {@code cross-lock-grant}: hand-off messages are routed by owner id alone, whatever the lock and
+         * the wait they were issued for.
+         */
+        CROSS_LOCK_GRANT,
+        /**
+         * {@code expired-handoff}: an acquire returns a hold without checking that it is still valid
+         * (neither when its reply is processed nor on the caller's thread), and waiters refresh their
+         * queue entries no more often than every third of the entry lifetime (at least 333 ms) whatever
+         * the lease time.
+         */
+        EXPIRED_HANDOFF,
+        /**
+         * {@code stale-grant}: a waiter takes any grant its wait is sent, also one issued before a later
+         * try of that wait found the lock busy (so one whose hold may have expired and been taken by
+         * another), with its validity counted from that later try.
+         */
+        STALE_GRANT,
+        /**
+         * {@code multi-lost-part}: a multi-lock returns without checking the names it took before its
+         * last one, so a name lost while a later one was waited for is returned in a lease already lost.
+         */
+        MULTI_LOST_PART,
+        /**
+         * {@code holders-expiry-lowered}: every write of a shared lock's holder (semaphore permit, read or
+         * write hold, its grant) sets the holders' hash to expire in max(7 days, this holder's lease), even
+         * when that is shorter than what the hash had, so a short hold beside a fixed lease longer than 7
+         * days shortens the key the longer lease lives in (issue 24, defect 4).
+         */
+        HOLDERS_EXPIRY_LOWERED,
+        /**
+         * {@code redlock-partial-fence}: a Redlock acquire accepts its fencing write-back after one round
+         * once a quorum of nodes confirmed it, although a node that answered the acquire (and granted it)
+         * did not, so that node's counter can stay below the token and a later quorum through it issues a
+         * smaller token.
+         */
+        REDLOCK_PARTIAL_FENCE;
+
+        /** The name the property gives this control: the constant's name in lower case with dashes. */
+        public String value() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    public Controls {
+        on = on.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(on));
+    }
+
+    /** The controls the system property asks for. */
+    public static Controls fromSystemProperty() {
+        return parse(System.getProperty(PROPERTY, ""));
+    }
+
+    /**
+     * The controls a property value names.
+     *
+     * @throws IllegalArgumentException naming the property and the choices, for an unknown name
+     */
+    public static Controls parse(String value) {
+        EnumSet<Control> on = EnumSet.noneOf(Control.class);
+        for (String part : value.split(",")) {
+            String name = part.trim().toLowerCase(Locale.ROOT);
+            if (name.isEmpty()) {
+                continue;
+            }
+            on.add(Arrays.stream(Control.values())
+                    .filter(c -> c.value().equals(name))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException(PROPERTY + " must name one or more of "
+                            + Arrays.stream(Control.values())
+                                    .map(Control::value)
+                                    .collect(Collectors.joining(", "))
+                            + " (comma-separated), was '" + value + "'")));
+        }
+        return new Controls(on);
+    }
+
+    public boolean has(Control control) {
+        return on.contains(control);
+    }
+
+    public boolean crossLockGrant() {
+        return has(Control.CROSS_LOCK_GRANT);
+    }
+
+    public boolean expiredHandoff() {
+        return has(Control.EXPIRED_HANDOFF);
+    }
+
+    public boolean holdersExpiryLowered() {
+        return has(Control.HOLDERS_EXPIRY_LOWERED);
+    }
+
+    public boolean redlockPartialFence() {
+        return has(Control.REDLOCK_PARTIAL_FENCE);
+    }
+
+    public boolean any() {
+        return !on.isEmpty();
+    }
+}
