@@ -1,11 +1,9 @@
 package dev.dlock;
 
-import dev.dlock.internal.client.ClientOptions;
-import dev.dlock.internal.redlock.RedlockOptions;
+import dev.dlock.internal.connect.Connector;
+import dev.dlock.internal.options.Settings;
 import dev.dlock.spi.TransportFactory;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
@@ -177,19 +175,7 @@ public interface LockClient extends AutoCloseable {
         /** The longest lock name accepted, in characters. */
         public static final int MAX_NAME_LENGTH = 512;
 
-        private String redisUri;
-        private Duration leaseTime = Duration.ofSeconds(30);
-        private String keyPrefix = "dlock";
-        private Duration commandTimeout = Duration.ofSeconds(5);
-        private String clientName = "dlock";
-        private TransportFactory transport;
-        private Executor callbackExecutor;
-        private final List<LockListener> listeners = new ArrayList<>();
-        private int replicaAcks;
-        private Duration replicaAckTimeout = Duration.ofSeconds(1);
-        private boolean replicaAckFsync;
-        private String[] redlockUris;
-        private boolean redlock;
+        private Settings settings = Settings.defaults(MAX_NAME_LENGTH);
 
         Builder() {}
 
@@ -201,7 +187,7 @@ public interface LockClient extends AutoCloseable {
          * @return this builder
          */
         public Builder redisUri(String redisUri) {
-            this.redisUri = redisUri;
+            settings = settings.withRedisUri(redisUri);
             return this;
         }
 
@@ -213,7 +199,7 @@ public interface LockClient extends AutoCloseable {
          * @return this builder
          */
         public Builder leaseTime(Duration leaseTime) {
-            this.leaseTime = leaseTime;
+            settings = settings.withLeaseTime(leaseTime);
             return this;
         }
 
@@ -224,7 +210,7 @@ public interface LockClient extends AutoCloseable {
          * @return this builder
          */
         public Builder keyPrefix(String keyPrefix) {
-            this.keyPrefix = keyPrefix;
+            settings = settings.withKeyPrefix(keyPrefix);
             return this;
         }
 
@@ -236,7 +222,7 @@ public interface LockClient extends AutoCloseable {
          * @return this builder
          */
         public Builder commandTimeout(Duration commandTimeout) {
-            this.commandTimeout = commandTimeout;
+            settings = settings.withCommandTimeout(commandTimeout);
             return this;
         }
 
@@ -247,7 +233,7 @@ public interface LockClient extends AutoCloseable {
          * @return this builder
          */
         public Builder clientName(String clientName) {
-            this.clientName = clientName;
+            settings = settings.withClientName(clientName);
             return this;
         }
 
@@ -259,7 +245,7 @@ public interface LockClient extends AutoCloseable {
          * @return this builder
          */
         public Builder transport(TransportFactory transport) {
-            this.transport = transport;
+            settings = settings.withTransport(transport);
             return this;
         }
 
@@ -277,7 +263,7 @@ public interface LockClient extends AutoCloseable {
          * @return this builder
          */
         public Builder callbackExecutor(Executor callbackExecutor) {
-            this.callbackExecutor = callbackExecutor;
+            settings = settings.withCallbackExecutor(callbackExecutor);
             return this;
         }
 
@@ -292,7 +278,7 @@ public interface LockClient extends AutoCloseable {
          * @throws NullPointerException if {@code listener} is null
          */
         public Builder listener(LockListener listener) {
-            listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+            settings = settings.withListener(listener);
             return this;
         }
 
@@ -312,7 +298,7 @@ public interface LockClient extends AutoCloseable {
          * @return this builder
          */
         public Builder replicaAcks(int replicas) {
-            this.replicaAcks = replicas;
+            settings = settings.withReplicaAck(replicas, settings.replicaAckTimeout(), settings.replicaAckFsync());
             return this;
         }
 
@@ -324,7 +310,7 @@ public interface LockClient extends AutoCloseable {
          * @return this builder
          */
         public Builder replicaAckTimeout(Duration timeout) {
-            this.replicaAckTimeout = timeout;
+            settings = settings.withReplicaAck(settings.replicaAcks(), timeout, settings.replicaAckFsync());
             return this;
         }
 
@@ -337,7 +323,7 @@ public interface LockClient extends AutoCloseable {
          * @return this builder
          */
         public Builder replicaAckFsync(boolean fsync) {
-            this.replicaAckFsync = fsync;
+            settings = settings.withReplicaAck(settings.replicaAcks(), settings.replicaAckTimeout(), fsync);
             return this;
         }
 
@@ -355,8 +341,7 @@ public interface LockClient extends AutoCloseable {
          * @return this builder
          */
         public Builder redlock(String... redisUris) {
-            this.redlockUris = redisUris == null ? null : redisUris.clone();
-            this.redlock = true;
+            settings = settings.withRedlock(redisUris);
             return this;
         }
 
@@ -375,40 +360,7 @@ public interface LockClient extends AutoCloseable {
          * @throws LockException if no transport is on the class path
          */
         public LockClient build() {
-            if (redlock) {
-                if (redisUri != null) {
-                    throw new IllegalArgumentException("set either redisUri or redlock(...), not both");
-                }
-                if (replicaAcks != 0) {
-                    throw new IllegalArgumentException(
-                            "replicaAcks does not apply to redlock(...): its nodes are independent masters");
-                }
-                return RedlockOptions.of(
-                                redlockUris,
-                                leaseTime,
-                                keyPrefix,
-                                commandTimeout,
-                                clientName,
-                                transport,
-                                MAX_NAME_LENGTH,
-                                callbackExecutor,
-                                listeners)
-                        .connect();
-            }
-            return ClientOptions.of(
-                            redisUri,
-                            leaseTime,
-                            keyPrefix,
-                            commandTimeout,
-                            clientName,
-                            transport,
-                            MAX_NAME_LENGTH,
-                            callbackExecutor,
-                            listeners,
-                            replicaAcks,
-                            replicaAckTimeout,
-                            replicaAckFsync)
-                    .connect();
+            return Connector.connect(settings);
         }
     }
 }

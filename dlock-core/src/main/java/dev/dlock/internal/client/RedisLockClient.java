@@ -14,6 +14,7 @@ import dev.dlock.internal.multi.MultiHolds;
 import dev.dlock.internal.multi.MultiLock;
 import dev.dlock.internal.mutex.Gates;
 import dev.dlock.internal.mutex.RedisDistributedLock;
+import dev.dlock.internal.options.ClientOptions;
 import dev.dlock.internal.permit.RedisReadWriteLock;
 import dev.dlock.internal.permit.RedisSemaphore;
 import dev.dlock.internal.script.LockKeys;
@@ -131,11 +132,14 @@ public final class RedisLockClient implements LockClient {
     }
 
     /**
-     * Connects a client with validated options ({@link ClientOptions#connect()}).
+     * Connects a client with validated options and checks the connection with a {@code PING}.
      *
-     * @throws dev.dlock.LockConnectionException if Redis cannot be reached
+     * @param options the validated options
+     * @return the connected client
+     * @throws dev.dlock.LockConnectionException if Redis cannot be reached within the command timeout
+     * @throws dev.dlock.LockAuthenticationException if Redis refuses the credentials
      */
-    static LockClient connect(ClientOptions options) {
+    public static LockClient connect(ClientOptions options) {
         Transport transport = options.transport()
                 .connect(new TransportConfig(options.uri(), options.commandTimeout(), options.clientName()));
         if (options.replicaAck() != null && !transport.waitsForReplicas()) {

@@ -5,9 +5,10 @@ import dev.dlock.DistributedReadWriteLock;
 import dev.dlock.DistributedSemaphore;
 import dev.dlock.LockAdmin;
 import dev.dlock.LockClient;
-import dev.dlock.internal.client.ClientOptions;
 import dev.dlock.internal.multi.MultiHolds;
 import dev.dlock.internal.multi.MultiLock;
+import dev.dlock.internal.options.ClientOptions;
+import dev.dlock.internal.options.RedlockOptions;
 import dev.dlock.internal.util.Args;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Controls;
@@ -31,7 +32,7 @@ import java.util.concurrent.TimeoutException;
  * watchdog round renews each watchdog-renewed lease on every node ({@link RedlockLease#renew}).
  * Thread-safe.
  */
-final class RedlockClient implements LockClient {
+public final class RedlockClient implements LockClient {
     private final RedlockContext ctx;
     private final RedlockAcquirer acquirer;
     private final RedlockAdmin admin;
@@ -79,18 +80,22 @@ final class RedlockClient implements LockClient {
     }
 
     /**
-     * Connects to every node (options validated by {@link RedlockOptions}) and builds the client.
+     * Connects to every node (a script runner per node) and builds the client; at least a quorum
+     * (N/2 + 1) must be reachable, the others are retried as locks are used.
      *
+     * @param options the validated options, one set per node
+     * @return the connected client
      * @throws dev.dlock.LockConnectionException if fewer than a quorum of nodes can be reached
+     * @throws dev.dlock.LockAuthenticationException if a node refuses the credentials
      */
-    static LockClient connect(List<ClientOptions> nodeOptions) {
-        return connect(nodeOptions, Ticker.SYSTEM);
+    public static LockClient connect(RedlockOptions options) {
+        return connect(options, Ticker.SYSTEM);
     }
 
-    /** As {@link #connect(List)}, on the given clock (tests). */
-    static RedlockClient connect(List<ClientOptions> nodeOptions, Ticker ticker) {
-        RedlockNodes nodes = RedlockNodes.connect(nodeOptions);
-        return new RedlockClient(nodes, nodeOptions.get(0), ticker);
+    /** As {@link #connect(RedlockOptions)}, on the given clock (tests). */
+    static RedlockClient connect(RedlockOptions options, Ticker ticker) {
+        RedlockNodes nodes = RedlockNodes.connect(options.nodes());
+        return new RedlockClient(nodes, options.nodes().get(0), ticker);
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.dlock.internal.redlock;
 import dev.dlock.LockAuthenticationException;
 import dev.dlock.LockConnectionException;
 import dev.dlock.LockException;
-import dev.dlock.internal.client.ClientOptions;
+import dev.dlock.internal.options.ClientOptions;
 import dev.dlock.internal.script.ScriptRunner;
 import dev.dlock.internal.util.Log;
 import dev.dlock.spi.Script;

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
+import dev.dlock.internal.options.RedlockOptions;
+import dev.dlock.internal.options.Settings;
 import dev.dlock.internal.testing.SocketTransport;
 import dev.dlock.internal.util.Ticker;
 import dev.dlock.spi.Script;
@@ -14,7 +16,6 @@ import dev.dlock.spi.TransportFactory;
 import dev.dlock.testkit.IndependentMasters;
 import dev.dlock.testkit.TopologyExtension;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -67,17 +68,14 @@ final class RedlockLateWakeUpIT {
     }
 
     private RedlockClient build(IndependentMasters m) {
-        RedlockOptions options = RedlockOptions.of(
-                m.uris().toArray(new String[0]),
-                Duration.ofMillis(LEASE_MS),
-                "dlock",
-                RedlockNodesSupport.COMMAND_TIMEOUT,
-                "redlock-late-wake-up",
-                new Lagging(),
-                LockClient.Builder.MAX_NAME_LENGTH,
-                Runnable::run,
-                List.of());
-        return RedlockClient.connect(options.nodes(), this::now);
+        RedlockOptions options = RedlockOptions.of(Settings.defaults(LockClient.Builder.MAX_NAME_LENGTH)
+                .withRedlock(m.uris().toArray(new String[0]))
+                .withLeaseTime(Duration.ofMillis(LEASE_MS))
+                .withCommandTimeout(RedlockNodesSupport.COMMAND_TIMEOUT)
+                .withClientName("redlock-late-wake-up")
+                .withTransport(new Lagging())
+                .withCallbackExecutor(Runnable::run));
+        return RedlockClient.connect(options, this::now);
     }
 
     @AfterEach

@@ -1,17 +1,12 @@
-package dev.dlock.internal.redlock;
+package dev.dlock.internal.options;
 
-import dev.dlock.LockClient;
-import dev.dlock.LockListener;
-import dev.dlock.internal.client.ClientOptions;
 import dev.dlock.spi.RedisUri;
-import dev.dlock.spi.TransportFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.Executor;
 
 /**
  * The options of a Redlock client ({@code LockClient.builder().redlock(...)}), validated before any
@@ -34,34 +29,21 @@ public record RedlockOptions(List<ClientOptions> nodes) {
     }
 
     /**
-     * Validates the URIs and the builder's settings and picks each node's transport.
+     * Validates the Redlock URIs and the builder's other settings and picks each node's transport.
      *
-     * @param redisUris the masters' URIs: at least {@value #MIN_NODES}, each a standalone {@code redis://}
-     *     or {@code rediss://} URI, no server twice
-     * @param leaseTime the lease time, at least 100 ms
-     * @param keyPrefix the key prefix
-     * @param commandTimeout the command timeout of every node
-     * @param clientName the connection name
-     * @param factory the transport, or null to discover one per URI
-     * @param maxNameLength the longest lock name
-     * @param callbackExecutor the callback executor, or null
-     * @param listeners the lock event listeners
+     * @param settings the settings: the masters' URIs, at least {@value #MIN_NODES}, each a standalone
+     *     {@code redis://} or {@code rediss://} URI, no server twice; a command timeout shorter than half
+     *     the lease time; the rest as {@link ClientOptions#of(Settings)} checks them for each node
      * @return the options
-     * @throws NullPointerException if {@code redisUris} or one of them is null (named {@code redisUris[i]})
-     * @throws IllegalArgumentException naming the URI or setting that is invalid (also a command timeout
-     *     not shorter than half the lease time)
+     * @throws NullPointerException if the URIs or one of them is null (named {@code redisUris[i]})
+     * @throws IllegalArgumentException naming the URI or setting that is invalid
      * @throws dev.dlock.LockException if no transport on the class path supports a URI
      */
-    public static RedlockOptions of(
-            String[] redisUris,
-            Duration leaseTime,
-            String keyPrefix,
-            Duration commandTimeout,
-            String clientName,
-            TransportFactory factory,
-            int maxNameLength,
-            Executor callbackExecutor,
-            List<LockListener> listeners) {
+    public static RedlockOptions of(Settings settings) {
+        String[] redisUris =
+                settings.redlockUris() == null ? null : settings.redlockUris().toArray(new String[0]);
+        Duration leaseTime = settings.leaseTime();
+        Duration commandTimeout = settings.commandTimeout();
         Objects.requireNonNull(redisUris, "redisUris");
         if (redisUris.length < MIN_NODES) {
             throw new IllegalArgumentException("redlock needs at least " + MIN_NODES
@@ -97,32 +79,10 @@ public record RedlockOptions(List<ClientOptions> nodes) {
                 throw new IllegalArgumentException(argument + " names a server that an earlier URI names already ("
                         + uri.masked() + "): Redlock's quorum counts independent masters");
             }
+            // a node is a client of one master without replica acknowledgements (independent masters)
             nodes.add(ClientOptions.of(
-                    redisUris[i],
-                    leaseTime,
-                    keyPrefix,
-                    commandTimeout,
-                    clientName,
-                    factory,
-                    maxNameLength,
-                    callbackExecutor,
-                    listeners,
-                    0,
-                    Duration.ofSeconds(1),
-                    false));
+                    settings.withRedisUri(redisUris[i]).withReplicaAck(0, Duration.ofSeconds(1), false)));
         }
         return new RedlockOptions(nodes);
-    }
-
-    /**
-     * Connects to every node and builds the client; at least a quorum (N/2 + 1) must be reachable, the
-     * others are retried as locks are used.
-     *
-     * @return the connected client
-     * @throws dev.dlock.LockConnectionException if fewer than a quorum of nodes can be reached
-     * @throws dev.dlock.LockAuthenticationException if a node refuses the credentials
-     */
-    public LockClient connect() {
-        return RedlockClient.connect(nodes);
     }
 }

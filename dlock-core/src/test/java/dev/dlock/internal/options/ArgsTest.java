@@ -1,4 +1,4 @@
-package dev.dlock.internal.client;
+package dev.dlock.internal.options;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

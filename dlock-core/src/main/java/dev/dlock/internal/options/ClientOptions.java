@@ -1,6 +1,5 @@
-package dev.dlock.internal.client;
+package dev.dlock.internal.options;
 
-import dev.dlock.LockClient;
 import dev.dlock.LockException;
 import dev.dlock.LockListener;
 import dev.dlock.internal.util.Args;
@@ -45,37 +44,25 @@ public record ClientOptions(
         ReplicaAck replicaAck) {
 
     /**
-     * Validates the builder's settings and picks the transport.
+     * Validates the builder's settings for a client of one Redis and picks the transport.
      *
-     * @param redisUri the URI
-     * @param leaseTime the lease time, at least 100 ms
-     * @param keyPrefix the key prefix, not blank, without braces
-     * @param commandTimeout the command timeout, positive
-     * @param clientName the connection name, not blank, without spaces
-     * @param factory the transport, or null to discover one with {@link ServiceLoader}
-     * @param maxNameLength the longest lock name
-     * @param callbackExecutor the callback executor, or null
-     * @param listeners the lock event listeners
-     * @param replicaAcks how many replicas must acknowledge each granting write, 0 for none
-     * @param replicaAckTimeout the longest wait for them, positive
-     * @param replicaAckFsync whether they must also have written it to their AOF ({@code WAITAOF})
+     * @param settings the settings: the URI; the lease time, at least 100 ms; the key prefix, not blank,
+     *     without braces; the command timeout, positive; the connection name, not blank, without spaces;
+     *     the transport, or null to discover one with {@link ServiceLoader}; replica acknowledgements, 0
+     *     or more, with a positive timeout shorter than the lease time
      * @return the options
+     * @throws NullPointerException naming the setting that is null
      * @throws IllegalArgumentException naming the setting that is invalid
      * @throws LockException if no transport on the class path supports the URI
      */
-    public static ClientOptions of(
-            String redisUri,
-            Duration leaseTime,
-            String keyPrefix,
-            Duration commandTimeout,
-            String clientName,
-            TransportFactory factory,
-            int maxNameLength,
-            Executor callbackExecutor,
-            List<LockListener> listeners,
-            int replicaAcks,
-            Duration replicaAckTimeout,
-            boolean replicaAckFsync) {
+    public static ClientOptions of(Settings settings) {
+        String redisUri = settings.redisUri();
+        Duration leaseTime = settings.leaseTime();
+        String keyPrefix = settings.keyPrefix();
+        Duration commandTimeout = settings.commandTimeout();
+        String clientName = settings.clientName();
+        int replicaAcks = settings.replicaAcks();
+        Duration replicaAckTimeout = settings.replicaAckTimeout();
         RedisUri uri = checkUri(redisUri);
         Duration lease = Args.leaseTime("leaseTime", leaseTime);
         Args.notBlank("keyPrefix", keyPrefix);
@@ -93,13 +80,15 @@ public record ClientOptions(
         }
         ReplicaAck ack = replicaAcks == 0
                 ? null
-                : new ReplicaAck(replicaAcks, Args.positive("replicaAckTimeout", replicaAckTimeout), replicaAckFsync);
+                : new ReplicaAck(
+                        replicaAcks, Args.positive("replicaAckTimeout", replicaAckTimeout), settings.replicaAckFsync());
         if (ack != null && ack.timeout().compareTo(lease) >= 0) {
             throw new IllegalArgumentException(
                     "replicaAckTimeout must be shorter than the leaseTime (" + lease + "), was " + replicaAckTimeout);
         }
         Controls controls = Controls.fromSystemProperty();
-        TransportFactory chosen = factory != null ? factory : discover(redisUri, uri.masked());
+        TransportFactory chosen =
+                settings.transport() != null ? settings.transport() : discover(redisUri, uri.masked());
         return new ClientOptions(
                 uri,
                 lease,
@@ -107,10 +96,10 @@ public record ClientOptions(
                 timeout,
                 clientName,
                 chosen,
-                maxNameLength,
-                callbackExecutor,
+                settings.maxNameLength(),
+                settings.callbackExecutor(),
                 controls,
-                List.copyOf(listeners),
+                settings.listeners(),
                 ack);
     }
 
@@ -130,17 +119,6 @@ public record ClientOptions(
      */
     public String maskedUri() {
         return uri.masked();
-    }
-
-    /**
-     * Connects a client with these options and checks the connection with a {@code PING}.
-     *
-     * @return the connected client
-     * @throws dev.dlock.LockConnectionException if Redis cannot be reached within the command timeout
-     * @throws dev.dlock.LockAuthenticationException if Redis refuses the credentials
-     */
-    public LockClient connect() {
-        return RedisLockClient.connect(this);
     }
 
     /** The highest-priority transport on the class path that supports the URI (ties: class path order). */
