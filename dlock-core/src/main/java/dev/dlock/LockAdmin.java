@@ -11,8 +11,7 @@ import java.util.Optional;
  * built on it. Obtained from {@link LockClient#admin()}; it uses that client's connection and key
  * prefix, and fails with {@link IllegalStateException} once the client is closed.
  *
- * <pre>{@code
- * LockAdmin admin = client.admin();
+ * <pre>{@code * LockAdmin admin = client.admin();
  * admin.status("payments").holderId().ifPresent(id -> log.info("payments is held by {}", id));
  * admin.forceUnlock("payments"); // the holder learns it at its next renewal
  * }</pre>
@@ -60,8 +59,7 @@ public interface LockAdmin {
      * over too); a shared lock (a semaphore) loses all its holders and grants its queue from the head as
      * many waiters as now fit. All holders, not one: the command is for a name that is stuck, and one
      * crashed holder's permits come back on their own when its lease runs out. The holders are not told
-     * at once: each one's next renewal finds its hold gone and its lease is lost (with {@link
-     * LockLostException} to its listeners). The fencing counter stays, so later holders still get
+     * at once: each one's next renewal finds its hold gone and its lease is lost (with {@link * LockLostException} to its listeners). The fencing counter stays, so later holders still get
      * higher tokens. Redisson calls this {@code forceUnlock}.
      *
      * @param name the lock name

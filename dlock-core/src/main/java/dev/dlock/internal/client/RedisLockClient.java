@@ -12,7 +12,7 @@ import dev.dlock.internal.lease.ThreadHolds;
 import dev.dlock.internal.lease.Watchdog;
 import dev.dlock.internal.multi.MultiHolds;
 import dev.dlock.internal.multi.MultiLock;
-import dev.dlock.internal.mutex.Gates;
+import dev.dlock.internal.mutex.NameRelays;
 import dev.dlock.internal.mutex.RedisDistributedLock;
 import dev.dlock.internal.options.ClientOptions;
 import dev.dlock.internal.permit.RedisReadWriteLock;
@@ -30,9 +30,9 @@ import dev.dlock.internal.util.Lifecycle;
 import dev.dlock.internal.util.Log;
 import dev.dlock.internal.util.Owners;
 import dev.dlock.internal.util.Ticker;
-import dev.dlock.internal.wait.Acquirer;
+import dev.dlock.internal.wait.AbortableWait;
+import dev.dlock.internal.wait.AcquireContext;
 import dev.dlock.internal.wait.WaitRoom;
-import dev.dlock.internal.wait.Waiting;
 import dev.dlock.spi.RedisUri;
 import dev.dlock.spi.ReplicaAck;
 import dev.dlock.spi.Transport;
@@ -68,8 +68,8 @@ public final class RedisLockClient implements LockClient {
     private final Callbacks callbacks;
     private final Watchdog watchdog;
     private final Leases leases;
-    private final Acquirer acquirer;
-    private final Gates gates;
+    private final AcquireContext acquirer;
+    private final NameRelays gates;
     private final ThreadHolds holds = new ThreadHolds();
     private final MultiHolds multiHolds = new MultiHolds();
     private final boolean multiLostPart; // the negative control Controls.Control.MULTI_LOST_PART
@@ -104,7 +104,7 @@ public final class RedisLockClient implements LockClient {
         this.leases = new Leases(scripts, ticker, scheduler, callbacks, watchdog, lifecycle, events);
         WaitRoom waitRoom =
                 new WaitRoom(transport, scheduler, ticker, controls.crossLockGrant(), commandTimeout.plusSeconds(1));
-        this.acquirer = new Acquirer(
+        this.acquirer = new AcquireContext(
                 scripts,
                 ticker,
                 scheduler,
@@ -114,7 +114,7 @@ public final class RedisLockClient implements LockClient {
                 owners,
                 !controls.expiredHandoff(),
                 controls.has(Controls.Control.STALE_GRANT));
-        this.gates = new Gates(acquirer, lifecycle, controls.expiredHandoff(), events);
+        this.gates = new NameRelays(acquirer, lifecycle, controls.expiredHandoff(), events);
         this.admin = new RedisLockAdmin(scripts, keyPrefix, maxNameLength, lifecycle);
         long interval = Math.max(1, leaseMillis / 3);
         scheduler.scheduleWithFixedDelay(this::watchdogTick, interval, interval, TimeUnit.MILLISECONDS);
@@ -251,7 +251,7 @@ public final class RedisLockClient implements LockClient {
         }
         gates.close();
         List<CompletableFuture<Boolean>> releases = new ArrayList<>();
-        for (Waiting waiting : acquirer.waitRoom.acquisitions()) {
+        for (AbortableWait waiting : acquirer.waitRoom.acquisitions()) {
             releases.add(waiting.abortForClose());
         }
         for (RedisLease lease : leases.held()) {

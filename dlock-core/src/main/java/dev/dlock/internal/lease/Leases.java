@@ -67,8 +67,7 @@ public final class Leases {
     }
 
     /**
-     * Ends a fixed lease at its deadline, unless it has moved later meanwhile ({@link
-     * RedisLease#expireIn}, which schedules a check of its own for the later deadline).
+     * Ends a fixed lease at its deadline, unless it has moved later meanwhile ({@link * RedisLease#expireIn}, which schedules a check of its own for the later deadline).
      */
     void expireAtDeadline(RedisLease lease, String reason) {
         long delay = lease.deadline() - ticker.nanos();
@@ -80,7 +79,7 @@ public final class Leases {
         return watchdog.setTtl(lease, Long.toString(millis));
     }
 
-    /** A relayed lease (Gate): watchdog-renewed, so it needs no expiry timer of its own. */
+    /** A relayed lease (NameRelay): watchdog-renewed, so it needs no expiry timer of its own. */
     public RedisLease relay(RedisLease from, long token) {
         RedisLease lease = from.relayTo(token);
         watchdog.add(lease);

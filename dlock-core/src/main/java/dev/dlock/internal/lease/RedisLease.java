@@ -39,7 +39,7 @@ public final class RedisLease implements Lease, CallerChecked {
     private final long leaseMillis;
     private final boolean renewed;
     private final Ticker ticker;
-    // The mutex's Gate (the client's line for this lock name) or a semaphore: every end of the lease goes
+    // The mutex's NameRelay (the client's line for this lock name) or a semaphore: every end of the lease goes
     // through it, and it says how the lease is renewed.
     private final LeaseKind kind;
     // The leases relayed from one hold share one Relay, which points at the newest; null until the
@@ -86,7 +86,7 @@ public final class RedisLease implements Lease, CallerChecked {
         this.kind = kind;
     }
 
-    /** The next lease of the same hold, with a new token and this lease's validity (Gate's relay). */
+    /** The next lease of the same hold, with a new token and this lease's validity (NameRelay's relay). */
     RedisLease relayTo(long nextToken) {
         RedisLease next = new RedisLease(leases, keys, owner, nextToken, leaseMillis, renewed, 0, kind);
         next.deadline = deadline;
@@ -100,7 +100,7 @@ public final class RedisLease implements Lease, CallerChecked {
         return next;
     }
 
-    /** Whether this lease was relayed to or from another of the same hold (Gate). */
+    /** Whether this lease was relayed to or from another of the same hold (NameRelay). */
     public boolean isRelayed() {
         return relay != null;
     }

@@ -3,7 +3,7 @@ package dev.dlock.internal.mutex;
 import dev.dlock.internal.lease.RedisLease;
 import dev.dlock.internal.script.LockKeys;
 import dev.dlock.internal.script.Scripts;
-import dev.dlock.internal.wait.Acquirer;
+import dev.dlock.internal.wait.AcquireContext;
 import dev.dlock.internal.wait.QueuedAcquisition;
 import dev.dlock.spi.Replicated;
 import java.lang.invoke.MethodHandles;
@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One acquire of a mutex, run as the {@link QueuedAcquisition} loop over {@code acquire.lua} (docs/waiting.md).
- * It acts for a {@link Turn} of the name's {@link Gate}, the JVM-side line of this client's acquires
+ * It acts for a {@link PendingAcquire} of the name's {@link NameRelay}, the JVM-side line of this client's acquires
  * of the name, and hands its outcome to the gate ({@code gate.actorDone}), which relays the lock to
  * the next thread of this client or releases it.
  */
@@ -30,13 +30,13 @@ public final class Acquisition extends QueuedAcquisition {
 
     private final LockKeys keys;
     private final String[] scriptKeys;
-    private final Gate gate;
-    private final Turn turn; // told the outcome through gate.actorDone
+    private final NameRelay gate;
+    private final PendingAcquire turn; // told the outcome through gate.actorDone
     // Created only by cancel(); settle() and cancel() each write their side, then read the other's.
     private volatile CompletableFuture<Void> settled;
     private volatile boolean finished;
 
-    Acquisition(Acquirer shared, LockKeys keys, Turn turn, long waitNanos, Gate gate) {
+    Acquisition(AcquireContext shared, LockKeys keys, PendingAcquire turn, long waitNanos, NameRelay gate) {
         super(shared, turn.owner, turn.leaseMillis, turn.renewed, waitNanos);
         this.keys = keys;
         this.scriptKeys = keys.scriptKeys();

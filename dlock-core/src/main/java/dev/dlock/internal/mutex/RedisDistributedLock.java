@@ -10,10 +10,10 @@ import dev.dlock.internal.script.Scripts;
 import dev.dlock.internal.script.Snapshots;
 import dev.dlock.internal.util.Args;
 import dev.dlock.internal.util.Callbacks;
-import dev.dlock.internal.util.FreshHolds;
 import dev.dlock.internal.util.Lifecycle;
 import dev.dlock.internal.util.Owners;
 import dev.dlock.internal.util.ThreadLocking;
+import dev.dlock.internal.util.ValidHoldWait;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -25,12 +25,12 @@ import java.util.concurrent.TimeoutException;
 /**
  * A view of one lock name. Thread-owned holds live in the client's {@link ThreadHolds} ((name,
  * thread) → the thread's hold through {@code lock()}), so two views of one name agree and nothing
- * stays behind after the last unlock. Every acquire lines up at the name's {@link Gate}.
+ * stays behind after the last unlock. Every acquire lines up at the name's {@link NameRelay}.
  */
 public final class RedisDistributedLock extends ThreadLocking {
 
     private final LockKeys keys;
-    private final Gates gates;
+    private final NameRelays gates;
     private final ThreadHolds holds;
     private final Owners owners;
     private final long leaseMillis;
@@ -40,7 +40,7 @@ public final class RedisDistributedLock extends ThreadLocking {
 
     public RedisDistributedLock(
             LockKeys keys,
-            Gates gates,
+            NameRelays gates,
             ThreadHolds holds,
             Owners owners,
             long leaseMillis,
@@ -155,7 +155,7 @@ public final class RedisDistributedLock extends ThreadLocking {
     public CompletableFuture<Lease> acquireAsync(Duration wait) {
         Duration w = Args.notNegative("wait", wait);
         lifecycle.checkOpen();
-        Turn turn = gates.enter(keys, owners.newLease(), leaseMillis, true, w.toNanos());
+        PendingAcquire turn = gates.enter(keys, owners.newLease(), leaseMillis, true, w.toNanos());
         CompletableFuture<Lease> future = new CompletableFuture<>();
         // Completed on the callback executor: the stages the application chains on the future never run
         // on the transport's threads, where they would hold up every other reply and hand-off.
@@ -178,12 +178,12 @@ public final class RedisDistributedLock extends ThreadLocking {
 
     /**
      * Runs an acquire and waits for it, until it returns a hold valid for half its lease as this thread
-     * sees it ({@link FreshHolds}). An interrupt cancels it and waits until any lock it took
+     * sees it ({@link ValidHoldWait}). An interrupt cancels it and waits until any lock it took
      * concurrently has been released, so an interrupted acquire leaves nothing behind.
      */
     private RedisLease await(String owner, long leaseMillis, boolean renewed, long waitNanos, boolean interruptible)
             throws InterruptedException {
-        return FreshHolds.await(
+        return ValidHoldWait.await(
                 gates.ticker,
                 !gates.expiredHandoff,
                 waitNanos,
@@ -193,7 +193,7 @@ public final class RedisDistributedLock extends ThreadLocking {
     private RedisLease awaitTurn(String owner, long leaseMillis, boolean renewed, long waitNanos, boolean interruptible)
             throws InterruptedException {
         lifecycle.checkOpen();
-        Turn turn = gates.enter(keys, owner, leaseMillis, renewed, waitNanos);
+        PendingAcquire turn = gates.enter(keys, owner, leaseMillis, renewed, waitNanos);
         boolean interrupted = false;
         try {
             while (true) {
@@ -216,7 +216,7 @@ public final class RedisDistributedLock extends ThreadLocking {
         }
     }
 
-    private void settleCancelled(Turn turn) {
+    private void settleCancelled(PendingAcquire turn) {
         try {
             turn.giveUp().get(scripts.commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

@@ -5,29 +5,28 @@ import dev.dlock.LockLostException;
 import dev.dlock.internal.lease.RedisLease;
 import dev.dlock.internal.script.SemaphoreKeys;
 import dev.dlock.internal.util.Log;
-import dev.dlock.internal.wait.Acquirer;
+import dev.dlock.internal.wait.AcquireContext;
 import dev.dlock.internal.wait.QueuedAcquisition;
 import dev.dlock.spi.Replicated;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One acquire on the shared-lock model (semaphore permits, a read or write hold), run as the {@link
- * QueuedAcquisition} loop over its kind's acquire script (docs/lock-family.md); each acquire is one of
+ * One acquire on the shared-lock model (semaphore permits, a read or write hold), run as the {@link * QueuedAcquisition} loop over its kind's acquire script (docs/lock-family.md); each acquire is one of
  * its own (no line in the JVM). A busy reply says how long until the earliest holder's lease may run
  * out; a reply of 0 refuses for good (a read hold to be taken beside a write hold that is gone). Its
  * outcome is {@link #result()}.
  */
 public final class PermitAcquisition extends QueuedAcquisition {
-    private final SharedLock kind;
+    private final PermitKind kind;
     private final SemaphoreKeys keys;
     private final String permits;
     private final String kindArg;
     private final CompletableFuture<RedisLease> result = new CompletableFuture<>();
 
     PermitAcquisition(
-            Acquirer shared,
-            SharedLock kind,
+            AcquireContext shared,
+            PermitKind kind,
             String owner,
             String weight,
             String kindArg,

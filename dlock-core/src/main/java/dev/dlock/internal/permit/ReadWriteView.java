@@ -13,7 +13,7 @@ import dev.dlock.internal.util.Args;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Lifecycle;
 import dev.dlock.internal.util.ThreadLocking;
-import dev.dlock.internal.wait.Acquirer;
+import dev.dlock.internal.wait.AcquireContext;
 import dev.dlock.spi.Script;
 import java.time.Duration;
 import java.util.List;
@@ -27,10 +27,9 @@ import java.util.concurrent.CompletableFuture;
  * writer take a read hold beside its own (the downgrade: {@code rw-acquire.lua} admits it at once).
  * Thread-owned holds are counted in the client's {@link ThreadHolds} under this view's role, so re-entry
  * touches no Redis; a thread holding the read lock is refused the write lock (no upgrade). It is also the
- * {@link LeaseKind} of its leases: released by {@code rw-release.lua}, renewed by {@code
- * semaphore-renew.lua} (the holders' hash is the same shape). Immutable and thread-safe.
+ * {@link LeaseKind} of its leases: released by {@code rw-release.lua}, renewed by {@code * semaphore-renew.lua} (the holders' hash is the same shape). Immutable and thread-safe.
  */
-final class ReadWriteView extends ThreadLocking implements SharedLock {
+final class ReadWriteView extends ThreadLocking implements PermitKind {
     /** The first word of a read-write lock's record, its {@code LockInfo.kind()}. */
     static final String RECORD_KIND = "rw";
 
@@ -39,7 +38,7 @@ final class ReadWriteView extends ThreadLocking implements SharedLock {
 
     private final SemaphoreKeys keys;
     private final boolean write;
-    private final Acquirer acquirer;
+    private final AcquireContext acquirer;
     private final ThreadHolds holds;
     private final long leaseMillis;
     private final Callbacks callbacks;
@@ -48,7 +47,7 @@ final class ReadWriteView extends ThreadLocking implements SharedLock {
     ReadWriteView(
             SemaphoreKeys keys,
             boolean write,
-            Acquirer acquirer,
+            AcquireContext acquirer,
             ThreadHolds holds,
             long leaseMillis,
             Callbacks callbacks,
@@ -71,7 +70,7 @@ final class ReadWriteView extends ThreadLocking implements SharedLock {
         return write;
     }
 
-    Acquirer acquirer() {
+    AcquireContext acquirer() {
         return acquirer;
     }
 
@@ -99,7 +98,7 @@ final class ReadWriteView extends ThreadLocking implements SharedLock {
         if (writing != null) {
             lease = beside(writing.lease); // the downgrade: never waits, the write hold keeps everyone out
         } else {
-            lease = SharedAcquires.await(
+            lease = PermitWaits.await(
                     acquirer, wait -> start(leaseMillis, true, wait, "-"), waitNanos, keys.record(), interruptible);
             if (lease == null) {
                 return false;
@@ -127,7 +126,7 @@ final class ReadWriteView extends ThreadLocking implements SharedLock {
     RedisLease beside(RedisLease writeLease) {
         writeLease.confirmForReentry(); // throws its loss, or proves it valid for half a lease
         try {
-            RedisLease lease = SharedAcquires.await(
+            RedisLease lease = PermitWaits.await(
                     acquirer, wait -> start(leaseMillis, true, wait, writeLease.owner()), 0, keys.record(), false);
             if (lease == null) {
                 throw new IllegalStateException("dlock: a read hold beside a write hold was refused as busy");
@@ -191,7 +190,7 @@ final class ReadWriteView extends ThreadLocking implements SharedLock {
     protected Lease awaitLease(long waitNanos, long leaseMillis, boolean renewed) throws InterruptedException {
         refuseUpgrade();
         lifecycle.checkOpen();
-        return SharedAcquires.await(
+        return PermitWaits.await(
                 acquirer, wait -> start(leaseMillis, renewed, wait, "-"), waitNanos, keys.record(), true);
     }
 
@@ -210,11 +209,11 @@ final class ReadWriteView extends ThreadLocking implements SharedLock {
         Duration w = Args.notNegative("wait", wait);
         refuseUpgrade();
         lifecycle.checkOpen();
-        return SharedAcquires.async(acquirer, callbacks, start(leaseMillis, true, w.toNanos(), "-"), keys.record());
+        return PermitWaits.async(acquirer, callbacks, start(leaseMillis, true, w.toNanos(), "-"), keys.record());
     }
 
     private PermitAcquisition start(long leaseMillis, boolean renewed, long waitNanos, String beside) {
-        return SharedAcquires.start(
+        return PermitWaits.start(
                 acquirer, this, acquirer.owners.newLease(), write ? "w" : "r", beside, leaseMillis, renewed, waitNanos);
     }
 
@@ -243,7 +242,7 @@ final class ReadWriteView extends ThreadLocking implements SharedLock {
         return Snapshots.shared(name(), RECORD_KIND, reply, view, getHoldCount());
     }
 
-    // ---- SharedLock and LeaseKind: how its holds are taken, end and are renewed ----------------
+    // ---- PermitKind and LeaseKind: how its holds are taken, end and are renewed ----------------
 
     @Override
     public SemaphoreKeys keys() {

@@ -9,7 +9,7 @@ import dev.dlock.internal.lease.ThreadHolds;
 import dev.dlock.internal.script.SemaphoreKeys;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Lifecycle;
-import dev.dlock.internal.wait.Acquirer;
+import dev.dlock.internal.wait.AcquireContext;
 import java.util.Objects;
 
 /**
@@ -22,7 +22,7 @@ public final class RedisReadWriteLock implements DistributedReadWriteLock {
 
     public RedisReadWriteLock(
             SemaphoreKeys keys,
-            Acquirer acquirer,
+            AcquireContext acquirer,
             ThreadHolds holds,
             long leaseMillis,
             Callbacks callbacks,

@@ -5,14 +5,14 @@ import dev.dlock.Lease;
 import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import dev.dlock.internal.lease.LeaseKind;
-import dev.dlock.internal.mutex.Gate;
+import dev.dlock.internal.mutex.NameRelay;
 import dev.dlock.internal.script.Scripts;
 import dev.dlock.internal.script.SemaphoreKeys;
 import dev.dlock.internal.script.Snapshots;
 import dev.dlock.internal.util.Args;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Lifecycle;
-import dev.dlock.internal.wait.Acquirer;
+import dev.dlock.internal.wait.AcquireContext;
 import dev.dlock.spi.Script;
 import java.time.Duration;
 import java.util.List;
@@ -22,10 +22,10 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A view of one semaphore (docs/lock-family.md): each acquire runs its own {@link PermitAcquisition}
  * with its own owner id, so the acquires of one client hold permits side by side (no line in this
- * JVM, unlike the mutex's {@link Gate}). It is also the {@link LeaseKind} of its leases: released by
+ * JVM, unlike the mutex's {@link NameRelay}). It is also the {@link LeaseKind} of its leases: released by
  * {@code semaphore-release.lua}, renewed by {@code semaphore-renew.lua}. Immutable and thread-safe.
  */
-public final class RedisSemaphore implements DistributedSemaphore, SharedLock {
+public final class RedisSemaphore implements DistributedSemaphore, PermitKind {
     /** The first word of a semaphore's record, its {@code LockInfo.kind()}. */
     static final String RECORD_KIND = "semaphore";
 
@@ -34,7 +34,7 @@ public final class RedisSemaphore implements DistributedSemaphore, SharedLock {
     private final SemaphoreKeys keys;
     private final int permits;
     private final String permitsArg;
-    private final Acquirer acquirer;
+    private final AcquireContext acquirer;
     private final long leaseMillis;
     private final Callbacks callbacks;
     private final Lifecycle lifecycle;
@@ -42,7 +42,7 @@ public final class RedisSemaphore implements DistributedSemaphore, SharedLock {
     public RedisSemaphore(
             SemaphoreKeys keys,
             int permits,
-            Acquirer acquirer,
+            AcquireContext acquirer,
             long leaseMillis,
             Callbacks callbacks,
             Lifecycle lifecycle) {
@@ -136,11 +136,11 @@ public final class RedisSemaphore implements DistributedSemaphore, SharedLock {
         int k = wanted(n);
         Duration w = Args.notNegative("wait", wait);
         lifecycle.checkOpen();
-        return SharedAcquires.async(acquirer, callbacks, start(k, leaseMillis, true, w.toNanos()), keys.record());
+        return PermitWaits.async(acquirer, callbacks, start(k, leaseMillis, true, w.toNanos()), keys.record());
     }
 
     private PermitAcquisition start(int n, long leaseMillis, boolean renewed, long waitNanos) {
-        return SharedAcquires.start(
+        return PermitWaits.start(
                 acquirer,
                 this,
                 acquirer.owners.newLease(),
@@ -158,7 +158,7 @@ public final class RedisSemaphore implements DistributedSemaphore, SharedLock {
     private Lease await(int n, long leaseMillis, boolean renewed, long waitNanos) {
         lifecycle.checkOpen();
         try {
-            return SharedAcquires.await(
+            return PermitWaits.await(
                     acquirer, wait -> start(n, leaseMillis, renewed, wait), waitNanos, keys.record(), true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

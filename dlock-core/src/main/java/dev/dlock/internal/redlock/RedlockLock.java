@@ -7,8 +7,8 @@ import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import dev.dlock.LockLostException;
 import dev.dlock.internal.util.Args;
-import dev.dlock.internal.util.FreshHolds;
 import dev.dlock.internal.util.ThreadLocking;
+import dev.dlock.internal.util.ValidHoldWait;
 import dev.dlock.internal.util.Validity;
 import java.time.Duration;
 import java.util.HashMap;
@@ -23,8 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A Redlock lock: the {@link DistributedLock} contract over independent masters ({@link
- * RedlockAcquirer}). A thread's {@code lock()} takes a watchdog-renewed hold under a lease owner id of
+ * A Redlock lock: the {@link DistributedLock} contract over independent masters ({@link * RedlockAcquirer}). A thread's {@code lock()} takes a watchdog-renewed hold under a lease owner id of
  * its own and counts re-entries here, so only the first {@code lock()} and the last {@code unlock()}
  * touch the nodes. Waiting polls (see {@link RedlockAcquirer}): there is no FIFO hand-off. Thread-safe;
  * a hold's count is only touched by its thread.
@@ -194,11 +193,11 @@ final class RedlockLock extends ThreadLocking {
 
     /**
      * Runs acquires and waits for them, until one returns a hold valid for half its lease as this thread
-     * sees it ({@link FreshHolds}, {@link RedlockLease#keepForCaller(boolean)}), or the wait runs out (null).
+     * sees it ({@link ValidHoldWait}, {@link RedlockLease#keepForCaller(boolean)}), or the wait runs out (null).
      */
     private RedlockLease await(long leaseMillis, boolean renewed, long waitNanos, boolean interruptible)
             throws InterruptedException {
-        return FreshHolds.await(
+        return ValidHoldWait.await(
                 ctx.ticker(), true, waitNanos, wait -> awaitOne(leaseMillis, renewed, wait, interruptible));
     }
 

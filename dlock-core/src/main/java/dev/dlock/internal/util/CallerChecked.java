@@ -5,7 +5,7 @@ import dev.dlock.internal.multi.MultiLock;
 
 /**
  * A hold that an acquire checks on its caller's thread before it returns it: a single name's hold
- * ({@link FreshHolds}) and each part of a multi-lock ({@link MultiLock}, {@link MultiAcquire}) alike.
+ * ({@link ValidHoldWait}) and each part of a multi-lock ({@link MultiLock}, {@link MultiAcquire}) alike.
  */
 public interface CallerChecked {
     /**

@@ -19,8 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The loop every acquire that waits in a Redis FIFO queue runs, asynchronously so that no thread
- * blocks while it waits: the mutex's {@link Acquisition} and the shared-lock model's {@link
- * PermitAcquisition} (docs/waiting.md, docs/lock-family.md). Protocol:
+ * blocks while it waits: the mutex's {@link Acquisition} and the shared-lock model's {@link * PermitAcquisition} (docs/waiting.md, docs/lock-family.md). Protocol:
  *
  * <ol>
  *   <li>Try once (one round trip: the uncontended path). When this client is still subscribed to
@@ -55,7 +54,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>A subclass says what one try sends, how long a busy reply lets it sleep, how a hold is opened,
  * released and undone, and where the outcome goes.
  */
-public abstract class QueuedAcquisition implements Waiting {
+public abstract class QueuedAcquisition implements AbortableWait {
     static final long FOREVER = Long.MAX_VALUE;
     static final String TRY = "0";
     public static final String QUEUE = "1";
@@ -70,7 +69,7 @@ public abstract class QueuedAcquisition implements Waiting {
         }
     }
 
-    protected final Acquirer shared; // what the acquisitions of this client share
+    protected final AcquireContext shared; // what the acquisitions of this client share
     public final String owner;
     public final long leaseMillis;
     public final String leaseArg;
@@ -88,7 +87,7 @@ public abstract class QueuedAcquisition implements Waiting {
     private String waitId; // made when it first queues
     private String channel; // this client's wake-up channel for this name, built when first needed
 
-    public QueuedAcquisition(Acquirer shared, String owner, long leaseMillis, boolean renewed, long waitNanos) {
+    public QueuedAcquisition(AcquireContext shared, String owner, long leaseMillis, boolean renewed, long waitNanos) {
         this.shared = shared;
         this.owner = owner;
         this.leaseMillis = leaseMillis;

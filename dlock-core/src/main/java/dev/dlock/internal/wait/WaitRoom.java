@@ -119,7 +119,7 @@ public final class WaitRoom {
      * channel whose subscribe failed is replaced by a fresh subscription: one failure must not fail
      * every later wait for the lock.
      */
-    Waiter join(String channel, String owner, String waitId, Waiting acquisition) {
+    Waiter join(String channel, String owner, String waitId, AbortableWait acquisition) {
         Waiter waiter = new Waiter(owner, waitId, acquisition);
         // subscribe() only queues the command, so calling it under the map's lock keeps the order
         // of a channel's UNSUBSCRIBE and a later SUBSCRIBE without blocking anyone
@@ -162,7 +162,7 @@ public final class WaitRoom {
      * Joins the channel only if this client is already subscribed to it and Redis has confirmed
      * that; returns null otherwise, changing nothing.
      */
-    Waiter joinIfSubscribed(String channel, String owner, String waitId, Waiting acquisition) {
+    Waiter joinIfSubscribed(String channel, String owner, String waitId, AbortableWait acquisition) {
         Channel c = channels.get(channel);
         if (c == null || !c.subscribed.isDone() || c.subscribed.isCompletedExceptionally()) {
             return null;
@@ -255,8 +255,8 @@ public final class WaitRoom {
     }
 
     /** The acquisitions waiting right now, for the client's close. */
-    public List<Waiting> acquisitions() {
-        List<Waiting> all = new ArrayList<>();
+    public List<AbortableWait> acquisitions() {
+        List<AbortableWait> all = new ArrayList<>();
         for (Waiter w : byWait.values()) {
             all.add(w.acquisition);
         }
@@ -302,12 +302,12 @@ public final class WaitRoom {
     static final class Waiter {
         final String owner;
         final String waitId;
-        final Waiting acquisition;
+        final AbortableWait acquisition;
         private volatile Channel channel;
         private volatile CompletableFuture<Boolean> signal = new CompletableFuture<>();
         private final AtomicReference<Grant> grant = new AtomicReference<>();
 
-        Waiter(String owner, String waitId, Waiting acquisition) {
+        Waiter(String owner, String waitId, AbortableWait acquisition) {
             this.owner = owner;
             this.waitId = waitId;
             this.acquisition = acquisition;

@@ -23,8 +23,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <ul>
  *   <li>a <em>checked relay</em> runs {@code pass.lua}: if no other client queues for the lock, it
- *       keeps the hold, renews it and issues a fresh fencing token plus a reserved block of {@value
- *       #BLOCK} − 1 more; if another client queues, it releases and hands the lock to that client as
+ *       keeps the hold, renews it and issues a fresh fencing token plus a reserved block of {@value *       #BLOCK} − 1 more; if another client queues, it releases and hands the lock to that client as
  *       a release does, and the head of the line becomes the actor and queues in Redis;
  *   <li>a <em>free relay</em> (no round trip) gives the head the next reserved token and the hold's
  *       validity, while the block lasts, for at most {@value #CHECK_MILLIS} ms after the checked
@@ -38,29 +37,29 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread-safety: state is guarded by this object's monitor, held only for bookkeeping; Redis
  * commands are sent and futures completed outside it.
  */
-public final class Gate implements LeaseKind {
+public final class NameRelay implements LeaseKind {
     static final int BLOCK = 16;
     static final long CHECK_MILLIS = 5;
     private static final String BLOCK_ARG = Integer.toString(BLOCK);
-    private static final long FOREVER = Turn.FOREVER;
+    private static final long FOREVER = PendingAcquire.FOREVER;
 
-    private final Gates gates; // this client's gates, and what they share
+    private final NameRelays gates; // this client's gates, and what they share
     private final LockKeys keys;
     // Guarded by this.
     private boolean active; // a turn acts in Redis, a lease of this gate is held, or a pass is on its way
     private RedisLease held;
-    private final Line line = new Line();
-    private final TokenBlock block = new TokenBlock(); // reserved by the last checked relay
+    private final PendingAcquires line = new PendingAcquires();
+    private final ReservedTokens block = new ReservedTokens(); // reserved by the last checked relay
     private boolean dead; // left the client's map; a new gate takes over
     private boolean idleSeen; // sweep() found it idle once
 
-    Gate(Gates gates, LockKeys keys) {
+    NameRelay(NameRelays gates, LockKeys keys) {
         this.gates = gates;
         this.keys = keys;
     }
 
     /** Lines the turn up, or makes it the actor; false when this gate is dead (use a new one). */
-    boolean admit(Turn turn) {
+    boolean admit(PendingAcquire turn) {
         boolean act;
         synchronized (this) {
             if (dead) {
@@ -87,7 +86,7 @@ public final class Gate implements LeaseKind {
         return true;
     }
 
-    private void timeOut(Turn turn) {
+    private void timeOut(PendingAcquire turn) {
         boolean removed;
         synchronized (this) {
             removed = line.remove(turn);
@@ -98,7 +97,7 @@ public final class Gate implements LeaseKind {
     }
 
     /** Starts the turn's own acquire in Redis; called with the gate active for it. */
-    private void act(Turn turn) {
+    private void act(PendingAcquire turn) {
         if (gates.lifecycle.isClosed()) {
             failClosed(turn);
             actorDone(turn, null, null);
@@ -125,8 +124,8 @@ public final class Gate implements LeaseKind {
      * The turn's own acquire ended: with the lease, with null (the wait ran out), or with the failure.
      * A turn that was given up meanwhile (already completed) releases the lease again.
      */
-    void actorDone(Turn turn, RedisLease lease, Throwable error) {
-        Turn next = null;
+    void actorDone(PendingAcquire turn, RedisLease lease, Throwable error) {
+        PendingAcquire next = null;
         boolean give = false;
         synchronized (this) {
             if (lease != null && lease.isHeld()) {
@@ -153,9 +152,9 @@ public final class Gate implements LeaseKind {
     }
 
     /** The hold ended (or never was): the next live turn in line becomes the actor, if any. */
-    private Turn nextActorLocked() {
+    private PendingAcquire nextActorLocked() {
         endHoldLocked();
-        Turn head = line.head();
+        PendingAcquire head = line.head();
         if (head != null) {
             line.dropHead();
             return head; // active stays true: the head acts now
@@ -199,14 +198,14 @@ public final class Gate implements LeaseKind {
     @Override
     public CompletableFuture<Boolean> release(RedisLease lease) {
         boolean pass = false;
-        Turn relayTo = null;
+        PendingAcquire relayTo = null;
         RedisLease relayed = null;
         boolean promoteAfter = false;
         synchronized (this) {
             if (held != lease) {
                 pass = false; // taken by an acquire that was cancelled meanwhile: never handed out
             } else {
-                Turn head = line.head();
+                PendingAcquire head = line.head();
                 long now = gates.ticker.nanos();
                 if (head == null && !lease.isRelayed()) {
                     nextActorLocked(); // nobody waits: the gate goes idle with the release sent
@@ -244,12 +243,12 @@ public final class Gate implements LeaseKind {
         return released;
     }
 
-    private static boolean relayable(RedisLease lease, Turn head) {
+    private static boolean relayable(RedisLease lease, PendingAcquire head) {
         return lease.isRenewed() && head.renewed && head.leaseMillis == lease.leaseMillis();
     }
 
     private void promote() {
-        Turn next;
+        PendingAcquire next;
         synchronized (this) {
             next = nextActorLocked();
         }
@@ -292,7 +291,7 @@ public final class Gate implements LeaseKind {
 
     /** The pass kept the hold and reserved {@code token .. token + BLOCK - 1}. */
     private void passed(RedisLease from, long token, long sentAt) {
-        Turn head;
+        PendingAcquire head;
         RedisLease relayed = null;
         synchronized (this) {
             head = line.head();
@@ -319,7 +318,7 @@ public final class Gate implements LeaseKind {
      * Hands a lease to a turn; a turn that no longer wants it releases it again. No application code
      * runs here: an asynchronous acquire's own future completes on the callback executor.
      */
-    private static void complete(Turn turn, RedisLease lease) {
+    private static void complete(PendingAcquire turn, RedisLease lease) {
         if (!turn.complete(lease)) {
             lease.releaseQuietly();
         }
@@ -343,7 +342,7 @@ public final class Gate implements LeaseKind {
     /** A lease of this gate was lost: the next turn acquires for itself. */
     @Override
     public void lost(RedisLease lease) {
-        Turn next = null;
+        PendingAcquire next = null;
         synchronized (this) {
             if (held == lease) {
                 next = nextActorLocked();
@@ -356,17 +355,17 @@ public final class Gate implements LeaseKind {
 
     /** Fails every turn in line because the client is closing. */
     void close() {
-        List<Turn> waiting;
+        List<PendingAcquire> waiting;
         synchronized (this) {
             waiting = line.clear();
         }
-        for (Turn t : waiting) {
+        for (PendingAcquire t : waiting) {
             failClosed(t);
         }
     }
 
     /** Gives a turn up; the returned future completes once no lock taken by it is left. */
-    CompletableFuture<Void> giveUp(Turn turn) {
+    CompletableFuture<Void> giveUp(PendingAcquire turn) {
         Acquisition a;
         boolean removed;
         synchronized (this) {
@@ -386,7 +385,7 @@ public final class Gate implements LeaseKind {
         return CompletableFuture.completedFuture(null);
     }
 
-    private void failClosed(Turn turn) {
+    private void failClosed(PendingAcquire turn) {
         turn.completeExceptionally(
                 new LockException("the LockClient was closed while waiting for lock '" + keys.name() + "'"));
     }

@@ -7,28 +7,28 @@ import dev.dlock.internal.util.Events;
 import dev.dlock.internal.util.LeaseTime;
 import dev.dlock.internal.util.Lifecycle;
 import dev.dlock.internal.util.Ticker;
-import dev.dlock.internal.wait.Acquirer;
+import dev.dlock.internal.wait.AcquireContext;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * The {@link Gate}s of one client, one per lock name in use, and what they share: the clock and
+ * The {@link NameRelay}s of one client, one per lock name in use, and what they share: the clock and
  * timer, the script runner, the leases and the acquisitions they start. A gate found idle in two
  * watchdog rounds in a row leaves the map, so nothing stays per lock name for long. Thread-safe.
  */
-public final class Gates {
+public final class NameRelays {
     final Ticker ticker;
     final ScheduledExecutorService scheduler;
     final ScriptRunner scripts;
     final Leases leases;
-    final Acquirer acquirer;
+    final AcquireContext acquirer;
     final LeaseTime leaseTime;
     final Lifecycle lifecycle;
     final boolean expiredHandoff; // the negative control Controls.expiredHandoff
     private final Events events;
-    private final ConcurrentHashMap<String, Gate> byName = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, NameRelay> byName = new ConcurrentHashMap<>();
 
-    public Gates(Acquirer acquirer, Lifecycle lifecycle, boolean expiredHandoff, Events events) {
+    public NameRelays(AcquireContext acquirer, Lifecycle lifecycle, boolean expiredHandoff, Events events) {
         this.ticker = acquirer.ticker;
         this.scheduler = acquirer.scheduler;
         this.scripts = acquirer.scripts;
@@ -44,17 +44,17 @@ public final class Gates {
      * Lines an acquire up at its lock's gate in this client (acting in Redis at once when nobody of
      * this client is at the lock).
      */
-    Turn enter(LockKeys keys, String owner, long leaseMillis, boolean renewed, long waitNanos) {
+    PendingAcquire enter(LockKeys keys, String owner, long leaseMillis, boolean renewed, long waitNanos) {
         long now = ticker.nanos();
-        Turn turn = new Turn(owner, leaseMillis, renewed, waitNanos, now);
+        PendingAcquire turn = new PendingAcquire(owner, leaseMillis, renewed, waitNanos, now);
         if (events.enabled()) {
             turn.whenComplete(
                     (lease, error) -> events.acquire(keys.name(), Events.outcome(lease, error), ticker.nanos() - now));
         }
         while (true) {
-            Gate gate = byName.get(keys.name()); // lock-free and allocation-free when the name is in use
+            NameRelay gate = byName.get(keys.name()); // lock-free and allocation-free when the name is in use
             if (gate == null) {
-                Gate fresh = new Gate(this, keys);
+                NameRelay fresh = new NameRelay(this, keys);
                 gate = byName.putIfAbsent(keys.name(), fresh);
                 if (gate == null) {
                     gate = fresh;
@@ -67,20 +67,20 @@ public final class Gates {
         }
     }
 
-    void remove(String name, Gate gate) {
+    void remove(String name, NameRelay gate) {
         byName.remove(name, gate);
     }
 
     /** Once per watchdog round: idle gates leave. */
     public void sweep() {
-        for (Gate gate : byName.values()) {
+        for (NameRelay gate : byName.values()) {
             gate.sweep();
         }
     }
 
     /** Fails every turn waiting in line: the client is closing. */
     public void close() {
-        for (Gate gate : byName.values()) {
+        for (NameRelay gate : byName.values()) {
             gate.close();
         }
     }

@@ -13,7 +13,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * What the {@link Acquisition}s of one client share: the script runner, the clock and timer, the wait
  * room, the leases they make, and the ids they write. Immutable and thread-safe.
  */
-public final class Acquirer {
+public final class AcquireContext {
     public final ScriptRunner scripts;
     public final Ticker ticker;
     public final ScheduledExecutorService scheduler;
@@ -24,7 +24,7 @@ public final class Acquirer {
     public final boolean checkValidity; // off only for the negative control Controls.expiredHandoff
     final boolean acceptStaleGrants; // on only for the negative control Controls.Control.STALE_GRANT
 
-    public Acquirer(
+    public AcquireContext(
             ScriptRunner scripts,
             Ticker ticker,
             ScheduledExecutorService scheduler,
@@ -46,7 +46,7 @@ public final class Acquirer {
     }
 
     /** The acquisitions waiting for a hand-off or wake-up. */
-    List<Waiting> waiting() {
+    List<AbortableWait> waiting() {
         return waitRoom.acquisitions();
     }
 }

@@ -4,8 +4,8 @@ import dev.dlock.Lease;
 import dev.dlock.internal.lease.RedisLease;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Events;
-import dev.dlock.internal.util.FreshHolds;
-import dev.dlock.internal.wait.Acquirer;
+import dev.dlock.internal.util.ValidHoldWait;
+import dev.dlock.internal.wait.AcquireContext;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -19,13 +19,13 @@ import java.util.function.LongFunction;
  * completes on the callback executor. An interrupted or cancelled acquire leaves nothing behind: what it
  * was granted meanwhile is released. Stateless; thread-safe.
  */
-final class SharedAcquires {
-    private SharedAcquires() {}
+final class PermitWaits {
+    private PermitWaits() {}
 
     /** Starts one acquire of {@code weight} for a new {@code owner}. */
     static PermitAcquisition start(
-            Acquirer acquirer,
-            SharedLock kind,
+            AcquireContext acquirer,
+            PermitKind kind,
             String owner,
             String weight,
             String kindArg,
@@ -35,7 +35,7 @@ final class SharedAcquires {
         PermitAcquisition acquisition =
                 new PermitAcquisition(acquirer, kind, owner, weight, kindArg, leaseMillis, renewed, waitNanos);
         Events events = acquirer.leases.events();
-        if (events.enabled()) { // as Gates reports the mutex's: the outcome as the caller sees it, and the wait
+        if (events.enabled()) { // as NameRelays reports the mutex's: the outcome as the caller sees it, and the wait
             long begun = acquirer.ticker.nanos();
             acquisition
                     .result()
@@ -48,16 +48,20 @@ final class SharedAcquires {
 
     /**
      * Runs acquires started by {@code start} (given the wait left) and waits for them: a lease valid for
-     * half its lease time as this thread sees it ({@link FreshHolds}), or null when the wait ran out. An
+     * half its lease time as this thread sees it ({@link ValidHoldWait}), or null when the wait ran out. An
      * interrupt gives it up (when {@code interruptible}; otherwise it is remembered and the interrupt flag
      * set again at the end).
      *
      * @throws InterruptedException if interrupted while an interruptible wait was on
      */
     static RedisLease await(
-            Acquirer acquirer, LongFunction<PermitAcquisition> start, long waitNanos, String key, boolean interruptible)
+            AcquireContext acquirer,
+            LongFunction<PermitAcquisition> start,
+            long waitNanos,
+            String key,
+            boolean interruptible)
             throws InterruptedException {
-        return FreshHolds.await(
+        return ValidHoldWait.await(
                 acquirer.ticker,
                 acquirer.checkValidity,
                 waitNanos,
@@ -65,7 +69,7 @@ final class SharedAcquires {
     }
 
     private static RedisLease awaitOne(
-            Acquirer acquirer, PermitAcquisition acquisition, String key, boolean interruptible)
+            AcquireContext acquirer, PermitAcquisition acquisition, String key, boolean interruptible)
             throws InterruptedException {
         boolean interrupted = false;
         try {
@@ -90,7 +94,7 @@ final class SharedAcquires {
         }
     }
 
-    private static void settleCancelled(Acquirer acquirer, PermitAcquisition acquisition) {
+    private static void settleCancelled(AcquireContext acquirer, PermitAcquisition acquisition) {
         try {
             RedisLease won = acquisition
                     .result()
@@ -111,7 +115,7 @@ final class SharedAcquires {
      * on the transport's threads); cancelling it gives the acquire up.
      */
     static CompletableFuture<Lease> async(
-            Acquirer acquirer, Callbacks callbacks, PermitAcquisition acquisition, String key) {
+            AcquireContext acquirer, Callbacks callbacks, PermitAcquisition acquisition, String key) {
         CompletableFuture<Lease> future = new CompletableFuture<>();
         acquisition
                 .result()

@@ -6,8 +6,8 @@ package dev.dlock.internal.util;
  * of one Redis or of Redlock); a hold that cannot be shown so is released and the acquire runs again within what is left of its wait
  * (once more at least, for a wait of zero). Stateless; thread-safe.
  */
-public final class FreshHolds {
-    private FreshHolds() {}
+public final class ValidHoldWait {
+    private ValidHoldWait() {}
 
     /** One acquire, waiting up to the given nanoseconds ({@link ThreadLocking#FOREVER}: no end). */
     @FunctionalInterface

@@ -5,13 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The turns waiting at one {@link Gate}, oldest first. Not thread-safe: guarded by the gate's
+ * The turns waiting at one {@link NameRelay}, oldest first. Not thread-safe: guarded by the gate's
  * monitor. The deque is made when the first turn has to wait, so an uncontended name allocates none.
  */
-final class Line {
-    private ArrayDeque<Turn> turns;
+final class PendingAcquires {
+    private ArrayDeque<PendingAcquire> turns;
 
-    void add(Turn turn) {
+    void add(PendingAcquire turn) {
         if (turns == null) {
             turns = new ArrayDeque<>();
         }
@@ -19,9 +19,9 @@ final class Line {
     }
 
     /** The oldest turn not given up (given-up turns ahead of it are dropped), or null. */
-    Turn head() {
+    PendingAcquire head() {
         while (turns != null && !turns.isEmpty()) {
-            Turn t = turns.peek();
+            PendingAcquire t = turns.peek();
             if (!t.cancelled) {
                 return t;
             }
@@ -35,7 +35,7 @@ final class Line {
         turns.poll();
     }
 
-    boolean remove(Turn turn) {
+    boolean remove(PendingAcquire turn) {
         return turns != null && turns.remove(turn);
     }
 
@@ -44,8 +44,8 @@ final class Line {
     }
 
     /** Empties the line, returning who was in it. */
-    List<Turn> clear() {
-        List<Turn> all = turns == null ? List.of() : new ArrayList<>(turns);
+    List<PendingAcquire> clear() {
+        List<PendingAcquire> all = turns == null ? List.of() : new ArrayList<>(turns);
         if (turns != null) {
             turns.clear();
         }

@@ -15,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
  * release an owner's hold; and, as the {@link LeaseKind} of the leases it makes, how they end and are
  * renewed. Implementations are thread-safe.
  */
-interface SharedLock extends LeaseKind {
+interface PermitKind extends LeaseKind {
     /** The five keys of the name (record, fence, holds, queue, queue entries). */
     SemaphoreKeys keys();
 

@@ -3,12 +3,12 @@ package dev.dlock.internal.mutex;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The fencing tokens a checked relay reserved for the free relays after it ({@link Gate}): usable for
- * {@value Gate#CHECK_MILLIS} ms after the pass that reserved them was sent, and only by the hold that
+ * The fencing tokens a checked relay reserved for the free relays after it ({@link NameRelay}): usable for
+ * {@value NameRelay#CHECK_MILLIS} ms after the pass that reserved them was sent, and only by the hold that
  * reserved them. Not thread-safe: guarded by the gate's monitor.
  */
-final class TokenBlock {
-    private static final long CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(Gate.CHECK_MILLIS);
+final class ReservedTokens {
+    private static final long CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(NameRelay.CHECK_MILLIS);
 
     private long next; // next..last are unused
     private long last = -1;
@@ -17,7 +17,7 @@ final class TokenBlock {
     /** A pass sent at {@code sentAt} issued {@code first} and reserved the rest of the block after it. */
     void reserve(long first, long sentAt) {
         next = first + 1;
-        last = first + Gate.BLOCK - 1;
+        last = first + NameRelay.BLOCK - 1;
         checkedAt = sentAt;
     }
 

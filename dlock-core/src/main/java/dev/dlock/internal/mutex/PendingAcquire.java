@@ -5,22 +5,22 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 
 /**
- * One acquire as the caller sees it, waiting in its {@link Gate}'s line or acting in Redis; completes
+ * One acquire as the caller sees it, waiting in its {@link NameRelay}'s line or acting in Redis; completes
  * with the lease, null when the wait ran out, or the failure.
  */
-final class Turn extends CompletableFuture<RedisLease> {
+final class PendingAcquire extends CompletableFuture<RedisLease> {
     static final long FOREVER = Long.MAX_VALUE;
 
     final String owner;
     final long leaseMillis;
     final boolean renewed;
     final long deadline; // ticker nanos, or FOREVER
-    Gate gate; // set by admit
+    NameRelay gate; // set by admit
     Acquisition acquisition; // guarded by gate: set when the turn acts
     boolean cancelled; // guarded by gate
     private volatile ScheduledFuture<?> timer;
 
-    Turn(String owner, long leaseMillis, boolean renewed, long waitNanos, long now) {
+    PendingAcquire(String owner, long leaseMillis, boolean renewed, long waitNanos, long now) {
         this.owner = owner;
         this.leaseMillis = leaseMillis;
         this.renewed = renewed;

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * The relay inside one client against a scripted transport and a hand-moved clock: the bounds on
  * relays without a round trip, and what each answer of pass.lua leads to.
  */
-final class GateRelayTest {
+final class NameRelayTest {
     private static final long LEASE_MS = 30_000;
 
     private final FakeTransport redis = new FakeTransport();
@@ -62,15 +62,15 @@ final class GateRelayTest {
     @Test
     void aCheckedRelay_thenFifteenFreeOnes_thenTheNextChecks() throws Exception {
         List<CompletableFuture<Lease>> line = new ArrayList<>();
-        Lease current = holdWithLine(Gate.BLOCK + 1, line);
+        Lease current = holdWithLine(NameRelay.BLOCK + 1, line);
         releasing(current);
         FakeTransport.Call pass = redis.next();
         assertThat(pass.script()).isSameAs(Scripts.PASS);
-        assertThat(pass.args()).containsExactly(pass.args()[0], "30000", Integer.toString(Gate.BLOCK));
+        assertThat(pass.args()).containsExactly(pass.args()[0], "30000", Integer.toString(NameRelay.BLOCK));
         pass.reply().complete(1_000L);
         current = got(line.get(0));
         assertThat(current.fencingToken()).isEqualTo(1_000L);
-        for (int i = 1; i < Gate.BLOCK; i++) {
+        for (int i = 1; i < NameRelay.BLOCK; i++) {
             current.release();
             current = got(line.get(i));
             assertThat(current.fencingToken()).isEqualTo(1_000L + i);
@@ -82,7 +82,7 @@ final class GateRelayTest {
         FakeTransport.Call again = redis.next();
         assertThat(again.script()).as("the block is used up").isSameAs(Scripts.PASS);
         again.reply().complete(5_000L);
-        assertThat(got(line.get(Gate.BLOCK)).fencingToken()).isEqualTo(5_000L);
+        assertThat(got(line.get(NameRelay.BLOCK)).fencingToken()).isEqualTo(5_000L);
     }
 
     @Test
@@ -95,7 +95,7 @@ final class GateRelayTest {
         current.release(); // free: tokens left, within the window
         current = got(line.get(1));
         assertThat(current.fencingToken()).isEqualTo(1_001L);
-        now.addAndGet(TimeUnit.MILLISECONDS.toNanos(Gate.CHECK_MILLIS));
+        now.addAndGet(TimeUnit.MILLISECONDS.toNanos(NameRelay.CHECK_MILLIS));
         releasing(current);
         assertThat(redis.next().script())
                 .as("another client may have queued meanwhile")
