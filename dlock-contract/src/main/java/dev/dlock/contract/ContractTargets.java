@@ -43,6 +43,7 @@ final class ContractTargets implements ArgumentsProvider {
         ContractSuite suite = (ContractSuite) ReflectionSupport.newInstance(suiteClass);
         Map<Topology, Set<Class<? extends TransportContract>>> beyond = suite.beyondStandalone();
         refuseWhatCannotRun(suiteClass, beyond);
+        refuseUnknownNames();
         boolean named = topology == Topology.STANDALONE
                 || beyond.getOrDefault(topology, Set.of()).contains(testClass.getSuperclass());
         if (!named || !selected(CONTRACTS, testClass.getSimpleName()) || !selected(TOPOLOGIES, topology.name())) {
@@ -100,9 +101,35 @@ final class ContractTargets implements ArgumentsProvider {
         return classes.stream().map(Class::getSimpleName).sorted().collect(Collectors.joining(", "));
     }
 
+    /** A name in {@value #CONTRACTS} or {@value #TOPOLOGIES} that matches nothing would quietly run nothing. */
+    static void refuseUnknownNames() {
+        Set<String> contracts = runnableOn(Topology.STANDALONE).stream()
+                .map(contract -> contract.getSimpleName().replaceFirst("Contract$", ""))
+                .collect(Collectors.toSet());
+        Set<String> topologies =
+                Arrays.stream(Topology.values()).map(Topology::name).collect(Collectors.toSet());
+        refuseUnknown(CONTRACTS, contracts);
+        refuseUnknown(TOPOLOGIES, topologies);
+    }
+
+    private static void refuseUnknown(String property, Set<String> known) {
+        for (String name : wanted(property)) {
+            if (known.stream().noneMatch(name::equalsIgnoreCase)) {
+                throw new IllegalArgumentException("-D" + property + " names " + name + ", which is none of "
+                        + known.stream().sorted().collect(Collectors.joining(", ")));
+            }
+        }
+    }
+
+    private static Set<String> wanted(String property) {
+        return Arrays.stream(System.getProperty(property, "").split(","))
+                .map(String::strip)
+                .filter(name -> !name.isEmpty())
+                .collect(Collectors.toSet());
+    }
+
     private static boolean selected(String property, String name) {
-        String wanted = System.getProperty(property, "").strip();
-        return wanted.isEmpty()
-                || Arrays.stream(wanted.split(",")).map(String::strip).anyMatch(name::equalsIgnoreCase);
+        Set<String> wanted = wanted(property);
+        return wanted.isEmpty() || wanted.stream().anyMatch(name::equalsIgnoreCase);
     }
 }

@@ -49,4 +49,18 @@ final class ContractTargetsTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("names STANDALONE");
     }
+
+    @Test
+    void aNarrowingNameThatMatchesNothing_isRefused_namingIt() {
+        System.setProperty(ContractTargets.CONTRACTS, "Relay,Rely");
+        try {
+            assertThatThrownBy(ContractTargets::refuseUnknownNames)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("-Ddlock.contracts names Rely");
+            System.setProperty(ContractTargets.CONTRACTS, "relay, Lock");
+            assertThatCode(ContractTargets::refuseUnknownNames).doesNotThrowAnyException();
+        } finally {
+            System.clearProperty(ContractTargets.CONTRACTS);
+        }
+    }
 }
