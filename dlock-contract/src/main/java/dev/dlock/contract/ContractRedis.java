@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterClassTemplateInvocationCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -22,16 +23,18 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * The Redis a contract class runs against, in the topology its subclass names ({@link
  * TransportContract#topology()}): one server, a Sentinel-managed master with a replica, or a cluster
  * of three masters. A JUnit 5 extension for a {@code static} field of a contract class: a topology
- * starts (through the testkit's {@link TopologyExtension}) at the class's first test and stops after
- * its last; its data is flushed before each test. A standalone server is the same, or one per test
- * method with {@link #perMethod()}.
+ * starts (through the testkit's {@link TopologyExtension}) at the first test of the class's run on
+ * it and stops after that run's last (a {@link ContractSuite} runs the class on each topology); its
+ * data is flushed before each test. A standalone server is the same, or one per test method with
+ * {@link #perMethod()}.
  *
  * <p>{@link #uri()} is what clients connect to; {@link #command(String...)} reads and writes behind
  * the client's back on the node that serves the key (the second argument): the current master for
  * Sentinel, the slot's master for a cluster. Keyless commands go through {@link
  * #commandOnMasters(String...)}. This class is thread-safe.
  */
-public final class ContractRedis implements BeforeEachCallback, AfterEachCallback, AfterAllCallback {
+public final class ContractRedis
+        implements BeforeEachCallback, AfterEachCallback, AfterClassTemplateInvocationCallback, AfterAllCallback {
     private static final Set<String> KEYLESS =
             Set.of("CONFIG", "INFO", "PUBSUB", "FLUSHALL", "FLUSHDB", "DBSIZE", "SCRIPT", "CLIENT", "PING", "KEYS");
 
@@ -113,6 +116,17 @@ public final class ContractRedis implements BeforeEachCallback, AfterEachCallbac
         if (topology == Topology.STANDALONE && perMethod) {
             standalone.afterEach(context);
         }
+    }
+
+    /**
+     * Stops the server or topology of a run of the class (a {@link ContractSuite} runs the class on
+     * each topology), which started it.
+     *
+     * @param context the run's context
+     */
+    @Override
+    public void afterClassTemplateInvocation(ExtensionContext context) {
+        afterAll(context);
     }
 
     /**

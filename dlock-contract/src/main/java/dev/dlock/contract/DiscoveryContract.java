@@ -16,6 +16,13 @@ import org.junit.jupiter.api.Test;
  * must find exactly this one and a client built without a transport must use it. No server needed.
  */
 public abstract class DiscoveryContract extends TransportContract {
+    /**
+     * The transport under test: this class runs on its own, not from a {@link ContractSuite}.
+     *
+     * @return a factory of the transport under test, such as {@code new RespTransportFactory()}
+     */
+    @Override
+    protected abstract TransportFactory transport();
 
     @Test
     void serviceLoader_findsThisTransportAlone() {
