@@ -11,8 +11,6 @@ import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
@@ -32,30 +30,6 @@ final class Connection implements AutoCloseable {
         this.socket = socket;
         this.out = out;
         this.reader = new RespReader(in);
-    }
-
-    /**
-     * Opens a connection as {@link ServerDialer#open} does, retrying with {@link Daemons#backOff} until it
-     * succeeds or {@code closed} says to stop; each failure goes to {@code failed}.
-     *
-     * @return the connection, or null when stopped by {@code closed}
-     */
-    static Connection openRetrying(
-            ServerDialer dialer,
-            String clientName,
-            Duration timeout,
-            String maskedUri,
-            BooleanSupplier closed,
-            Consumer<RuntimeException> failed) {
-        for (int attempt = 0; !closed.getAsBoolean(); attempt++) {
-            Daemons.backOff(attempt);
-            try {
-                return dialer.open(clientName, timeout, maskedUri);
-            } catch (RuntimeException e) {
-                failed.accept(e);
-            }
-        }
-        return null;
     }
 
     /**

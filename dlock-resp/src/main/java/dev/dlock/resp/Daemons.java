@@ -17,10 +17,15 @@ final class Daemons {
         return thread;
     }
 
-    /** Sleeps before reconnect attempt {@code attempt} (0-based): 0, 20, 40, 80 ms... up to 1 s. */
+    /** Sleeps before reconnect attempt {@code attempt} (0-based): {@link #backOffNanos}. */
     static void backOff(int attempt) {
         if (attempt > 0) {
-            LockSupport.parkNanos(Math.min(LAST_RETRY_NANOS, FIRST_RETRY_NANOS << Math.min(attempt - 1, 10)));
+            LockSupport.parkNanos(backOffNanos(attempt));
         }
+    }
+
+    /** The pause before attempt {@code attempt} (0-based): 0, 20, 40, 80 ms... up to 1 s. */
+    static long backOffNanos(int attempt) {
+        return attempt <= 0 ? 0 : Math.min(LAST_RETRY_NANOS, FIRST_RETRY_NANOS << Math.min(attempt - 1, 10));
     }
 }

@@ -11,6 +11,9 @@ abstract class Pending<T> extends CompletableFuture<T> {
     /** {@link System#nanoTime()} by which the command must have completed. */
     final long deadline;
 
+    /** {@link System#nanoTime()} when the command was made, that is issued. */
+    final long issued = System.nanoTime();
+
     Pending(long deadline) {
         this.deadline = deadline;
     }

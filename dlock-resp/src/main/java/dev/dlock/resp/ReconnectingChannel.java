@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -15,10 +17,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link #onReply}. When a read fails (a failed write closes the socket, so it ends up here too) the
  * link is lost: the subclass sorts out what was sent on it ({@link #onLost}, {@link #settleLost}) and,
  * unless the channel is closed, a connect thread ({@code <threadPrefix>connect-<clientName>}) opens a
- * new connection with back-off ({@link Connection#openRetrying}). Requests issued while no link is
- * live wait in {@code waiting}; the subclass's {@link #install} puts the new link in place with
- * {@link #attach}, sends what waited and starts the reader with {@link #startReader}. {@link #close}
- * fails everything pending.
+ * new connection with back-off (0, 20, 40, 80 ms... up to 1 s between attempts). Requests issued
+ * while no link is live wait in {@code waiting}; the subclass's {@link #install} puts the new link
+ * in place with {@link #attach}, sends what waited and starts the reader with {@link #startReader}.
+ * {@link #close} fails everything pending.
+ *
+ * <p>An outage of a standalone server is told to callers within about a second, not a whole command
+ * timeout (behind sentinels, where a refused master means a failover that takes seconds, requests
+ * wait the timeout as before): while no link is live, a request waits for the reconnect at most {@link #RECONNECT_GRACE_NANOS} (1 s) from the loss (a
+ * restart or a dropped connection is ridden out), unless no connect attempt has failed yet (a connect
+ * that hangs is bounded by the timeout). Once the grace has passed with an attempt failed, the
+ * waiting requests fail ({@link Failures#notConnected}), and so does each later one as soon as the
+ * connect attempt it triggers at once (cutting the back-off short, at most one attempt per {@link
+ * #MIN_ATTEMPT_GAP_NANOS}) fails too. Requests that fail so were never sent.
  *
  * <p>Concurrency: {@code lock} guards the link, the queues and whether a connect thread runs, and is
  * held only for in-memory work; futures are completed with it released, since completion runs the
@@ -29,9 +40,16 @@ import java.util.concurrent.locks.ReentrantLock;
 abstract class ReconnectingChannel<P extends Pending<?>> {
     private static final System.Logger LOG = System.getLogger("dev.dlock");
 
+    /** How long after a loss requests wait for the reconnect once a connect attempt has failed. */
+    static final long RECONNECT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    /** The least time between two connect attempts, however often requests ask for one. */
+    static final long MIN_ATTEMPT_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
     private final ServerDialer dialer;
     private final String clientName;
     private final String threadPrefix;
+    private final long graceNanos;
     final Duration timeout;
     final String maskedUri;
 
@@ -40,6 +58,10 @@ abstract class ReconnectingChannel<P extends Pending<?>> {
     private final List<ArrayDeque<P>> waitingOnly = List.of(waiting);
     Link<P> link; // the live link, null while there is none; guarded by lock
     private boolean connecting; // a connect thread runs; guarded by lock
+    private Thread connectThread; // the connect thread once it runs, to wake it early; guarded by lock
+    private volatile long disconnectedSince; // System.nanoTime() when the running connect thread was needed
+    private volatile RuntimeException refusal; // the running connect thread's latest failed attempt, or null
+    private volatile long refusedAttemptStart; // System.nanoTime() when that attempt began
     volatile RuntimeException lastConnectFailure;
     volatile boolean closed;
     private volatile Runnable onDemoted = () -> {};
@@ -56,6 +78,19 @@ abstract class ReconnectingChannel<P extends Pending<?>> {
 
     ReconnectingChannel(
             ServerDialer dialer, String clientName, Duration timeout, String maskedUri, String threadPrefix) {
+        this(dialer, clientName, timeout, maskedUri, threadPrefix, RECONNECT_GRACE_NANOS);
+    }
+
+    /** A channel whose requests wait {@code graceNanos} for a reconnect instead of {@link #RECONNECT_GRACE_NANOS}. */
+    ReconnectingChannel(
+            ServerDialer dialer,
+            String clientName,
+            Duration timeout,
+            String maskedUri,
+            String threadPrefix,
+            long graceNanos) {
+        // Behind sentinels a refused master is a failover under way, which takes seconds: wait the timeout.
+        this.graceNanos = dialer.followsMaster() ? -1 : graceNanos;
         this.dialer = dialer;
         this.clientName = clientName;
         this.timeout = timeout;
@@ -125,12 +160,23 @@ abstract class ReconnectingChannel<P extends Pending<?>> {
 
     /**
      * Records that a connect thread is needed; returns true if none runs yet, and the caller must then
-     * start one with {@link #connectInBackground} once it has released the lock. Lock held.
+     * start one with {@link #connectInBackground} once it has released the lock. If one runs, wakes it
+     * from its back-off, so that a request learns soon whether Redis can be reached. Lock held.
      */
     final boolean connectNeeded() {
-        boolean start = !closed && !connecting;
-        connecting |= start;
-        return start;
+        if (closed) {
+            return false;
+        }
+        if (connecting) {
+            if (connectThread != null) {
+                LockSupport.unpark(connectThread);
+            }
+            return false;
+        }
+        connecting = true;
+        disconnectedSince = System.nanoTime();
+        refusal = null;
+        return true;
     }
 
     /** Starts a daemon thread named {@code <threadPrefix><role>-<clientName>}. */
@@ -142,18 +188,89 @@ abstract class ReconnectingChannel<P extends Pending<?>> {
         Daemons.start(threadPrefix + "connect-" + clientName, this::reconnect);
     }
 
+    /** Connects with back-off until a connection is installed or the channel is closed. */
     private void reconnect() {
-        Connection c = Connection.openRetrying(
-                dialer, clientName, timeout, maskedUri, () -> closed, e -> lastConnectFailure = e);
-        if (c != null) {
+        lock.lock();
+        try {
+            connectThread = Thread.currentThread();
+        } finally {
+            lock.unlock();
+        }
+        long lastAttempt = 0;
+        for (int attempt = 0; !closed; attempt++) {
+            if (attempt > 0) {
+                pause(attempt, lastAttempt);
+            }
+            lastAttempt = System.nanoTime();
+            Connection c;
+            try {
+                c = dialer.open(clientName, timeout, maskedUri);
+            } catch (RuntimeException e) {
+                lastConnectFailure = e;
+                refusedAttemptStart = lastAttempt;
+                refusal = e;
+                failWaitingIfDown(System.nanoTime());
+                continue;
+            }
             install(c);
             return;
         }
         lock.lock();
         try {
             connecting = false;
+            connectThread = null;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Sleeps the back-off before attempt {@code attempt}, cut short by {@link #connectNeeded} but
+     * never closer than {@link #MIN_ATTEMPT_GAP_NANOS} to the previous attempt's start.
+     */
+    private void pause(int attempt, long lastAttempt) {
+        LockSupport.parkNanos(Daemons.backOffNanos(attempt));
+        for (long left = lastAttempt + MIN_ATTEMPT_GAP_NANOS - System.nanoTime();
+                left > 0 && !closed;
+                left = lastAttempt + MIN_ATTEMPT_GAP_NANOS - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
+    }
+
+    /**
+     * Fails the requests waiting for a connection if Redis is known to be unreachable: no link, a
+     * connect attempt failed, and the grace ({@link #RECONNECT_GRACE_NANOS}) passed since the loss.
+     * Only those issued before that attempt began: a newer one waits for the attempt it triggered,
+     * which may find Redis back. Called by the transport's timer and after each failed attempt; takes
+     * the lock only then.
+     */
+    final void failWaitingIfDown(long now) {
+        RuntimeException why = refusal;
+        if (why == null || graceNanos < 0 || now - disconnectedSince < graceNanos) {
+            return;
+        }
+        List<P> failed = new ArrayList<>();
+        lock.lock();
+        try {
+            if (link != null || closed || refusal == null) {
+                return;
+            }
+            long attemptStart = refusedAttemptStart;
+            List<ArrayDeque<P>> queues = unsent();
+            for (int i = 0; i < queues.size(); i++) {
+                ArrayDeque<P> queue = queues.get(i);
+                for (P p = queue.peekFirst(); p != null && p.issued - attemptStart <= 0; p = queue.peekFirst()) {
+                    failed.add(queue.pollFirst()); // queued in the order issued (a lost link's go first)
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (!failed.isEmpty()) {
+            RuntimeException failure = Failures.notConnected(maskedUri, why, now - disconnectedSince);
+            for (P p : failed) {
+                p.fail(failure);
+            }
         }
     }
 
@@ -167,6 +284,8 @@ abstract class ReconnectingChannel<P extends Pending<?>> {
             return false;
         }
         connecting = false;
+        connectThread = null;
+        refusal = null;
         link = l;
         return true;
     }
@@ -292,6 +411,9 @@ abstract class ReconnectingChannel<P extends Pending<?>> {
         lock.lock();
         try {
             closed = true;
+            if (connectThread != null) {
+                LockSupport.unpark(connectThread); // out of its back-off, to end
+            }
             l = link;
             link = null;
             unlinked();

@@ -102,6 +102,8 @@ final class RespTransport implements Transport {
         while (!closed) {
             LockSupport.parkNanos(tickNanos);
             long now = System.nanoTime();
+            commands.failWaitingIfDown(now);
+            pubSub.failWaitingIfDown(now);
             commands.collectOverdue(now, overdue);
             pubSub.collectOverdue(now, overdue);
             if (!overdue.isEmpty()) {

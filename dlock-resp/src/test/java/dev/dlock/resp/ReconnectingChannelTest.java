@@ -89,6 +89,48 @@ final class ReconnectingChannelTest {
     }
 
     @Test
+    void whileReconnectingFails_requestsWaitOnlyTheGrace_thenFailAtOnce_neverSent_untilRedisIsBack() throws Exception {
+        long grace = TimeUnit.MILLISECONDS.toNanos(400);
+        server = new FakeRedis(0);
+        int port = server.port();
+        channel = new EchoChannel(port, grace);
+        channel.connect();
+        server.close();
+        long lost = System.nanoTime();
+        await(() -> channel.notConnectedReason() != null); // the link is gone and a reconnect failed
+
+        Echo waiting = channel.echo("waiting");
+        channel.failWaitingIfDown(System.nanoTime()); // as the transport's timer does on each tick
+        assertThat(waiting).as("within the grace it waits for the reconnect").isNotDone();
+        assertThatThrownBy(() -> waiting.get(5, TimeUnit.SECONDS))
+                .cause()
+                .isInstanceOf(LockConnectionException.class)
+                .hasMessageContaining("not connected to Redis for")
+                .hasMessageContaining("reconnecting fails (cannot connect to Redis")
+                .hasMessageEndingWith("not sent [redis://127.0.0.1:" + port + "]");
+        assertThat(System.nanoTime() - lost)
+                .as("failed by the next failed attempt after the grace, not the %s timeout", TIMEOUT)
+                .isGreaterThanOrEqualTo(grace)
+                .isLessThan(grace + TimeUnit.MILLISECONDS.toNanos(1500));
+
+        for (int i = 0; i < 3; i++) {
+            long issued = System.nanoTime();
+            Echo later = channel.echo("later-" + i);
+            assertThatThrownBy(() -> later.get(5, TimeUnit.SECONDS))
+                    .cause()
+                    .isInstanceOf(LockConnectionException.class)
+                    .hasMessageContaining("not connected to Redis");
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - issued))
+                    .as("past the grace a request fails with the connect attempt it triggers, not after a back-off")
+                    .isLessThan(300);
+        }
+
+        server = new FakeRedis(port);
+        assertThat(channel.echo("back").get(5, TimeUnit.SECONDS)).isEqualTo("back");
+        assertThat(server.received).containsExactly("back");
+    }
+
+    @Test
     void close_failsWhatIsPending_stopsReconnecting_andFailsLaterRequestsAtOnce() throws Exception {
         server = new FakeRedis(0);
         channel = new EchoChannel(server.port());
@@ -128,8 +170,13 @@ final class ReconnectingChannelTest {
 
     /** The least channel: writes {@code ECHO} under the lock, and completes the oldest one with each reply. */
     private static final class EchoChannel extends ReconnectingChannel<Echo> {
+        /** A channel whose requests wait for a reconnect longer than any test takes, as before the grace. */
         EchoChannel(int port) {
-            super(endpoint(port), "test", TIMEOUT, "redis://127.0.0.1:" + port, "dlock-resp-test-");
+            this(port, TimeUnit.MINUTES.toNanos(1));
+        }
+
+        EchoChannel(int port, long graceNanos) {
+            super(endpoint(port), "test", TIMEOUT, "redis://127.0.0.1:" + port, "dlock-resp-test-", graceNanos);
         }
 
         private static ServerDialer endpoint(int port) {

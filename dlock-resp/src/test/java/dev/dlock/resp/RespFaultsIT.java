@@ -207,6 +207,46 @@ final class RespFaultsIT {
         }
     }
 
+    /**
+     * With a long command timeout, a server gone for good is told within about a second (the reconnect
+     * grace), not after the timeout, and from then on each command fails with the connect attempt it
+     * triggers; once the server is back, the next command goes through.
+     */
+    @Test
+    void serverGone_commandsFailAfterTheReconnectGrace_notTheCommandTimeout_andAtOnceAfterThat() throws Exception {
+        Duration timeout = Duration.ofSeconds(10);
+        try (RedisServer server = RedisServer.builder().start();
+                Transport transport = new RespTransportFactory().connect(Scripts.config(server.uri(), timeout))) {
+            assertThat(echo(transport, 1)).succeedsWithin(Duration.ofSeconds(2));
+            server.stop();
+            long start = System.nanoTime();
+            CompletableFuture<Object> first = echo(transport, 2);
+            assertThat(first).failsWithin(Timing.scaled(Duration.ofSeconds(3)));
+            assertThatThrownBy(first::join)
+                    .cause()
+                    .isInstanceOf(LockConnectionException.class)
+                    .hasMessageContaining("not connected to Redis for");
+            assertThat(millisSince(start)).isBetween(900L, 2000L);
+            for (int i = 0; i < 3; i++) {
+                long issued = System.nanoTime();
+                CompletableFuture<Void> subscribe = transport.subscribe("gone-" + i);
+                CompletableFuture<Object> later = echo(transport, 3);
+                assertThat(later).failsWithin(Duration.ofSeconds(2));
+                assertThat(subscribe).failsWithin(Duration.ofSeconds(2));
+                assertThat(millisSince(issued)).isLessThan(2500);
+            }
+            long issued = System.nanoTime();
+            CompletableFuture<Object> later = echo(transport, 4);
+            assertThat(later).failsWithin(Duration.ofSeconds(2));
+            assertThat(millisSince(issued))
+                    .as("the command channel is down: its attempt fails at once")
+                    .isLessThan(300);
+
+            server.start();
+            assertThat(echo(transport, 5)).succeedsWithin(Duration.ofSeconds(2)).isEqualTo(5L);
+        }
+    }
+
     private static boolean numsub(RedisServer server, String channel) {
         List<?> reply = (List<?>) server.command("PUBSUB", "NUMSUB", channel);
         return ((Long) reply.get(1)) > 0;

@@ -2,7 +2,8 @@ package dev.dlock.spring;
 
 import dev.dlock.LockClient;
 import dev.dlock.LockListener;
-import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.aop.Advisor;
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
@@ -53,7 +54,8 @@ public class DlockAutoConfiguration {
 
     /**
      * The lock client: connected (and checked with a {@code PING}) when the context starts, closed
-     * with it, which releases every lease it still holds.
+     * with it, which releases every lease it still holds. Logs one INFO line naming the masked URI,
+     * the transport and the client id.
      *
      * @param dlock the {@code dlock.*} properties
      * @param redis the {@code spring.data.redis.*} properties
@@ -62,6 +64,10 @@ public class DlockAutoConfiguration {
      * @param clientHolds counts the client's open holds for the endpoint
      * @param customizers adjust the builder before it connects
      * @return the connected client
+     * @throws org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException
+     *     naming an unusable property
+     * @throws IllegalStateException if Redis cannot be reached or refuses the credentials (Spring Boot
+     *     reports it naming the URI and the property to fix)
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
@@ -72,19 +78,14 @@ public class DlockAutoConfiguration {
             ObjectProvider<LockListener> listeners,
             ClientHolds clientHolds,
             ObjectProvider<DlockClientCustomizer> customizers) {
-        LockClient.Builder builder = LockClient.builder()
-                .redisUri(RedisTarget.uri(dlock, redis, details.getIfUnique()))
-                .leaseTime(dlock.getLeaseTime())
-                .keyPrefix(dlock.getKeyPrefix())
-                .clientName(dlock.getClientName());
-        Duration timeout = RedisTarget.commandTimeout(dlock, redis);
-        if (timeout != null) {
-            builder.commandTimeout(timeout);
-        }
-        listeners.orderedStream().forEach(builder::listener);
-        builder.listener(clientHolds.attach());
-        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-        return builder.build();
+        List<LockListener> all = new ArrayList<>(listeners.orderedStream().toList());
+        all.add(clientHolds.attach());
+        return StarterClient.connect(
+                dlock,
+                redis,
+                details.getIfUnique(),
+                all,
+                customizers.orderedStream().toList());
     }
 
     /**

@@ -67,9 +67,9 @@ public @interface Locked {
     /**
      * What a call does when the lock stays busy for the whole of {@link #waitFor()}.
      *
-     * @return {@link OnBusy#THROW} by default
+     * @return {@link OnBusy#DEFAULT} by default: skip on a {@code @Scheduled} method, throw otherwise
      */
-    OnBusy onBusy() default OnBusy.THROW;
+    OnBusy onBusy() default OnBusy.DEFAULT;
 
     /**
      * The shortest time the lock stays held, counted from when it was taken (ShedLock's {@code
@@ -87,12 +87,18 @@ public @interface Locked {
 
     /** What a {@link Locked} call does when the lock stays busy. */
     enum OnBusy {
+        /**
+         * {@link #SKIP} on a method annotated {@code @Scheduled} (another instance runs this round, as
+         * with ShedLock), {@link #THROW} on any other method.
+         */
+        DEFAULT,
         /** Throws {@link dev.dlock.LockBusyException} naming the lock and the wait; the method does not run. */
         THROW,
         /**
          * Does not run the method and returns {@code Optional.empty()} from a method that returns {@link
-         * java.util.Optional}, else {@code null}; for {@code @Scheduled} jobs that one instance runs. Not
-         * allowed on methods returning a primitive.
+         * java.util.Optional}, else {@code null}; for {@code @Scheduled} jobs that one instance runs. The
+         * first skip of a method is logged at INFO, the later ones at DEBUG. Not allowed on methods
+         * returning a primitive.
          */
         SKIP
     }

@@ -2,6 +2,7 @@ package dev.dlock.spring;
 
 import dev.dlock.Lease;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The lease of the {@link Locked} call running on the calling thread, for the method to read its
@@ -17,25 +18,35 @@ import java.util.Optional;
  * <p>The lease is bound to the thread for the duration of the call only: work handed to other
  * threads must take the lease (or its token) along. With nested {@code @Locked} calls, the innermost
  * one's lease is current. Thread-safe: each thread sees its own.
+ *
+ * <p>With {@code dlock.enabled=false} a {@code @Locked} method runs without a lock and without a
+ * lease: {@link #currentLease()} is empty in it, and {@link #currentFencingToken()} returns a token
+ * of this JVM's own, taken from a counter that increases with every such call (from 1), so that code
+ * written for real tokens, and a store that rejects a token lower than the last, still work in tests
+ * and local runs. Such tokens fence nothing across processes.
  */
 public final class LockedContext {
     private static final ThreadLocal<Frame> CURRENT = new ThreadLocal<>();
+    private static final AtomicLong UNLOCKED_TOKENS = new AtomicLong();
 
     private LockedContext() {}
 
     /**
      * Returns the lease of the innermost {@link Locked} call on this thread.
      *
-     * @return the lease, or empty outside a {@code @Locked} method
+     * @return the lease, or empty outside a {@code @Locked} method and in one that runs without a
+     *     lock ({@code dlock.enabled=false})
      */
     public static Optional<Lease> currentLease() {
         Frame frame = CURRENT.get();
-        return frame == null ? Optional.empty() : Optional.of(frame.lease);
+        return frame == null ? Optional.empty() : Optional.ofNullable(frame.lease);
     }
 
     /**
      * Returns the fencing token of the innermost {@link Locked} call on this thread; doubles as an
-     * assertion that the caller runs under a lock (ShedLock's {@code LockAssert.assertLocked()}).
+     * assertion that the caller runs under a lock (ShedLock's {@code LockAssert.assertLocked()}). In a
+     * {@code @Locked} method that runs without a lock ({@code dlock.enabled=false}) it returns a token
+     * of this JVM's own counter instead, which increases with every such call.
      *
      * @return the fencing token
      * @throws IllegalStateException outside a {@code @Locked} method
@@ -46,13 +57,13 @@ public final class LockedContext {
             throw new IllegalStateException(
                     "no @Locked method runs on thread " + Thread.currentThread().getName());
         }
-        return frame.lease.fencingToken();
+        return frame.lease != null ? frame.lease.fencingToken() : frame.unlockedToken;
     }
 
     /** The lease this thread holds for {@code name} through an enclosing {@code @Locked} call, or null. */
     static Lease held(String name) {
         for (Frame frame = CURRENT.get(); frame != null; frame = frame.outer) {
-            if (frame.name.equals(name)) {
+            if (frame.lease != null && frame.name.equals(name)) {
                 return frame.lease;
             }
         }
@@ -61,7 +72,14 @@ public final class LockedContext {
 
     /** Makes {@code lease} current; returns the frame to give back to {@link #exit}. */
     static Frame enter(String name, Lease lease) {
-        Frame frame = new Frame(name, lease, CURRENT.get());
+        Frame frame = new Frame(name, lease, 0, CURRENT.get());
+        CURRENT.set(frame);
+        return frame;
+    }
+
+    /** Enters a {@code @Locked} call that runs without a lock, with the next token of this JVM's counter. */
+    static Frame enterUnlocked() {
+        Frame frame = new Frame(null, null, UNLOCKED_TOKENS.incrementAndGet(), CURRENT.get());
         CURRENT.set(frame);
         return frame;
     }
@@ -75,15 +93,17 @@ public final class LockedContext {
         }
     }
 
-    /** One {@code @Locked} call on the thread's stack. */
+    /** One {@code @Locked} call on the thread's stack; without a name and lease when it runs unlocked. */
     static final class Frame {
         private final String name;
         private final Lease lease;
+        private final long unlockedToken;
         private final Frame outer;
 
-        private Frame(String name, Lease lease, Frame outer) {
+        private Frame(String name, Lease lease, long unlockedToken, Frame outer) {
             this.name = name;
             this.lease = lease;
+            this.unlockedToken = unlockedToken;
             this.outer = outer;
         }
     }

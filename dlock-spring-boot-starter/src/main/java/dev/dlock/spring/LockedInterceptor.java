@@ -51,7 +51,10 @@ final class LockedInterceptor implements MethodInterceptor {
                 : lock.tryAcquire(locked.waitFor(), locked.leaseTime());
         if (taken.isEmpty()) {
             if (locked.onBusy() == Locked.OnBusy.SKIP) {
-                if (log.isDebugEnabled()) {
+                if (locked.firstSkip()) {
+                    log.info(locked.description() + " skipped: lock '" + name + "' is busy (another instance or"
+                            + " caller holds it); later skips of this method are logged at DEBUG");
+                } else if (log.isDebugEnabled()) {
                     log.debug(locked.description() + " skipped: lock '" + name + "' is busy");
                 }
                 return locked.skipped();

@@ -3,6 +3,7 @@ package dev.dlock.spring;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.BeanResolver;
@@ -11,7 +12,8 @@ import org.springframework.util.ClassUtils;
 
 /**
  * One {@link Locked} method's attributes, parsed and checked once ({@link LockedMethods}), and the
- * name of its lock for one call. Immutable and thread-safe.
+ * name of its lock for one call; {@code onBusy} is resolved ({@link Locked.OnBusy#DEFAULT} is never
+ * kept). Immutable but for whether a skip was logged at INFO yet; thread-safe.
  */
 final class LockedMethod {
     private final Method method;
@@ -24,6 +26,7 @@ final class LockedMethod {
     private final Duration leaseTime;
     private final Duration holdAtLeast;
     private final Locked.OnBusy onBusy;
+    private final AtomicBoolean skipReported = new AtomicBoolean();
 
     LockedMethod(
             Method method,
@@ -96,6 +99,11 @@ final class LockedMethod {
 
     Locked.OnBusy onBusy() {
         return onBusy;
+    }
+
+    /** True on the first call only: the first skip is worth an INFO line, the others are routine. */
+    boolean firstSkip() {
+        return !skipReported.get() && skipReported.compareAndSet(false, true);
     }
 
     /**

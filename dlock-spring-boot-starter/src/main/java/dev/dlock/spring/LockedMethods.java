@@ -24,6 +24,8 @@ import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.Schedules;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -97,10 +99,16 @@ final class LockedMethods {
                     "holdAtLeast " + holdText + " is longer than the fixed leaseTime " + leaseText
                             + ", which would end first");
         }
-        if (locked.onBusy() == Locked.OnBusy.SKIP && returns.isPrimitive() && returns != void.class) {
+        Locked.OnBusy onBusy = locked.onBusy();
+        if (onBusy == Locked.OnBusy.DEFAULT) {
+            onBusy = isScheduled(method) ? Locked.OnBusy.SKIP : Locked.OnBusy.THROW;
+        }
+        if (onBusy == Locked.OnBusy.SKIP && returns.isPrimitive() && returns != void.class) {
             throw invalid(
                     where,
-                    "onBusy = SKIP cannot return a value for " + returns + "; return a wrapper type or an"
+                    "onBusy = SKIP"
+                            + (locked.onBusy() == Locked.OnBusy.DEFAULT ? " (the default on a @Scheduled method)" : "")
+                            + " cannot return a value for " + returns + "; return a wrapper type or an"
                             + " Optional, or use THROW");
         }
         String name = environment.resolveRequiredPlaceholders(locked.name());
@@ -114,7 +122,13 @@ final class LockedMethods {
             throw invalid(where, "the name is longer than " + LockClient.Builder.MAX_NAME_LENGTH + " characters");
         }
         return new LockedMethod(
-                method, name, expression, parameterNames, beans, waitFor, leaseTime, holdAtLeast, locked.onBusy());
+                method, name, expression, parameterNames, beans, waitFor, leaseTime, holdAtLeast, onBusy);
+    }
+
+    /** Whether Spring's scheduler runs the method ({@code @Scheduled}, repeated or as a meta-annotation). */
+    static boolean isScheduled(Method method) {
+        return !AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class, Schedules.class)
+                .isEmpty();
     }
 
     /** A name is an expression when it refers to a variable ({@code #}) or holds a string literal ({@code '}). */

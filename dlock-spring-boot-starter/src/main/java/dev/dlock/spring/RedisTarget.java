@@ -1,5 +1,6 @@
 package dev.dlock.spring;
 
+import dev.dlock.spi.RedisUri;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLEncoder;
@@ -30,19 +31,42 @@ final class RedisTarget {
     private RedisTarget() {}
 
     /**
-     * Returns the URI the client connects to.
+     * Where the client connects, and which setting says so (for messages that tell what to fix).
+     *
+     * @param uri the Redis URI, password included
+     * @param source the properties (or the bean) the URI was made from, such as {@code dlock.redis-url}
+     * @param property the one property to name when the URI is wrong, or null for a bean's details
+     */
+    record Target(String uri, String source, String property) {}
+
+    /**
+     * Returns where the client connects: the URI, checked to be a Redis URI, and its source.
      *
      * @param dlock the {@code dlock.*} properties
      * @param redis the {@code spring.data.redis.*} properties
      * @param details the application's connection details, or null
-     * @return the Redis URI, password included
+     * @return the Redis URI, password included, and the setting it came from
      * @throws InvalidConfigurationPropertyValueException for sentinels with a password, TLS with Sentinel
-     *     or Cluster, an SSL bundle or a bad URL
+     *     or Cluster, an SSL bundle, or a URL that is not a Redis URI, naming the property
      * @throws IllegalStateException for connection details that dlock cannot honour in the same ways
      */
-    static String uri(DlockProperties dlock, RedisProperties redis, RedisConnectionDetails details) {
+    static Target of(DlockProperties dlock, RedisProperties redis, RedisConnectionDetails details) {
+        Target target = find(dlock, redis, details);
+        try {
+            RedisUri.parse(target.uri());
+        } catch (IllegalArgumentException e) {
+            if (target.property() == null) {
+                throw new IllegalStateException(target.source() + " do not make a Redis URI: " + e.getMessage(), e);
+            }
+            throw new InvalidConfigurationPropertyValueException(
+                    target.property(), "(not shown: it may hold a password)", e.getMessage());
+        }
+        return target;
+    }
+
+    private static Target find(DlockProperties dlock, RedisProperties redis, RedisConnectionDetails details) {
         if (StringUtils.hasText(dlock.getRedisUrl())) {
-            return dlock.getRedisUrl().trim();
+            return new Target(dlock.getRedisUrl().trim(), "dlock.redis-url", "dlock.redis-url");
         }
         String bundle = redis.getSsl().getBundle();
         if (StringUtils.hasText(bundle)) {
@@ -53,7 +77,11 @@ final class RedisTarget {
                             + " rediss:// URL) they trust the JVM's default trust store (javax.net.ssl.*)." + INSTEAD);
         }
         if (details != null && !details.getClass().getName().equals(PROPERTIES_DETAILS)) {
-            return fromDetails(details);
+            return new Target(
+                    fromDetails(details),
+                    "the application's RedisConnectionDetails ("
+                            + details.getClass().getName() + ")",
+                    null);
         }
         return fromProperties(redis);
     }
@@ -73,7 +101,7 @@ final class RedisTarget {
         return StringUtils.hasText(dlock.getRedisUrl()) ? null : redis.getTimeout();
     }
 
-    private static String fromProperties(RedisProperties redis) {
+    private static Target fromProperties(RedisProperties redis) {
         String url = redis.getUrl();
         int database = StringUtils.hasText(url) ? databaseOf(url) : redis.getDatabase();
         RedisProperties.Sentinel sentinel = redis.getSentinel();
@@ -92,27 +120,44 @@ final class RedisTarget {
                         "Redis Sentinel needs both spring.data.redis.sentinel.nodes and .master");
             }
             noTls(redis, "Sentinel");
-            return multiHostUri(
-                    "redis-sentinel://",
-                    redis.getUsername(),
-                    redis.getPassword(),
-                    sentinel.getNodes(),
-                    "/" + database + "#" + encode(sentinel.getMaster()));
+            return new Target(
+                    multiHostUri(
+                            "redis-sentinel://",
+                            redis.getUsername(),
+                            redis.getPassword(),
+                            sentinel.getNodes(),
+                            "/" + database + "#" + encode(sentinel.getMaster())),
+                    "spring.data.redis.sentinel.*",
+                    "spring.data.redis.sentinel.nodes");
         }
         RedisProperties.Cluster cluster = redis.getCluster();
         if (cluster != null && !isEmpty(cluster.getNodes())) {
             noTls(redis, "Cluster");
-            return multiHostUri("redis-cluster://", redis.getUsername(), redis.getPassword(), cluster.getNodes(), "");
+            return new Target(
+                    multiHostUri("redis-cluster://", redis.getUsername(), redis.getPassword(), cluster.getNodes(), ""),
+                    "spring.data.redis.cluster.nodes",
+                    "spring.data.redis.cluster.nodes");
         }
         boolean tls = redis.getSsl().isEnabled();
         if (StringUtils.hasText(url)) {
             String trimmed = url.trim();
-            return tls && trimmed.startsWith("redis://")
-                    ? "rediss://" + trimmed.substring("redis://".length())
-                    : trimmed;
+            return new Target(
+                    tls && trimmed.startsWith("redis://")
+                            ? "rediss://" + trimmed.substring("redis://".length())
+                            : trimmed,
+                    "spring.data.redis.url",
+                    "spring.data.redis.url");
         }
-        return standaloneUri(
-                tls, redis.getUsername(), redis.getPassword(), redis.getHost(), redis.getPort(), redis.getDatabase());
+        return new Target(
+                standaloneUri(
+                        tls,
+                        redis.getUsername(),
+                        redis.getPassword(),
+                        redis.getHost(),
+                        redis.getPort(),
+                        redis.getDatabase()),
+                "spring.data.redis.host and .port",
+                "spring.data.redis.host");
     }
 
     private static String fromDetails(RedisConnectionDetails details) {

@@ -235,16 +235,61 @@ final class DlockAutoConfigurationIT {
     }
 
     @Test
-    void disabled_noClientNoAdvisor_lockedMethodsRunWithoutALock() {
-        runner.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class))
+    void disabled_noClient_lockedMethodsRunWithoutALock_withLocalTokens() {
+        runner.withConfiguration(
+                        AutoConfigurations.of(AopAutoConfiguration.class, DlockDisabledAutoConfiguration.class))
                 .withPropertyValues("dlock.enabled=false")
                 .withUserConfiguration(JobsBeans.class)
                 .run(context -> {
                     assertThat(context).doesNotHaveBean(LockClient.class);
-                    assertThat(context).doesNotHaveBean(Advisor.class);
                     assertThat(context).doesNotHaveBean(DlockHealthIndicator.class);
-                    assertThat(context.getBean(Jobs.class).literal()).isNull();
+                    assertThat(context).getBeans(Advisor.class).containsOnlyKeys("dlockUnlockedAdvisor");
+                    Jobs jobs = context.getBean(Jobs.class);
+                    assertThat(jobs.literal()).as("no lease").isNull();
+                    long[] tokens = jobs.reentering("r");
+                    assertThat(tokens[1])
+                            .as("a nested call: the next local token")
+                            .isGreaterThan(tokens[0]);
+                    assertThat(tokens[2]).as("the outer call's again").isEqualTo(tokens[0]);
                 });
+        runner.withConfiguration(
+                        AutoConfigurations.of(AopAutoConfiguration.class, DlockDisabledAutoConfiguration.class))
+                .withPropertyValues("dlock.redis-url=" + redis.server().uri())
+                .run(context -> assertThat(context).getBeans(Advisor.class).doesNotContainKey("dlockUnlockedAdvisor"));
+    }
+
+    @Test
+    void unusableDlockProperties_failTheStartNamingTheProperty() {
+        String url = "dlock.redis-url=" + redis.server().uri();
+        String[][] cases = {
+            {"dlock.lease-time=50ms", "dlock.lease-time", "dlock.lease-time must be at least 100ms"},
+            {"dlock.key-prefix=a{b}", "dlock.key-prefix", "dlock.key-prefix must not contain braces"},
+            {"dlock.command-timeout=0s", "dlock.command-timeout", "dlock.command-timeout must be positive"},
+            {"dlock.client-name=my app", "dlock.client-name", "dlock.client-name must not be blank or contain spaces"},
+            {"dlock.redis-url=http://nowhere", "dlock.redis-url", "redis"},
+        };
+        for (String[] c : cases) {
+            runner.withPropertyValues(url, c[0])
+                    .run(context -> assertThat(context)
+                            .getFailure()
+                            .rootCause()
+                            .isInstanceOfSatisfying(InvalidConfigurationPropertyValueException.class, e -> {
+                                assertThat(e.getName()).isEqualTo(c[1]);
+                                assertThat(e.getMessage()).contains(c[2]);
+                            }));
+        }
+        new ApplicationContextRunner() // without the runner's dlock.command-timeout, which wins over it
+                .withConfiguration(AutoConfigurations.of(DlockAutoConfiguration.class))
+                .withPropertyValues(
+                        "spring.data.redis.host=127.0.0.1",
+                        "spring.data.redis.port=" + port(redis.server()),
+                        "spring.data.redis.timeout=-1s")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .rootCause()
+                        .isInstanceOfSatisfying(
+                                InvalidConfigurationPropertyValueException.class,
+                                e -> assertThat(e.getName()).isEqualTo("spring.data.redis.timeout")));
     }
 
     @Test

@@ -15,7 +15,7 @@ final class RedisTargetTest {
     private final RedisProperties redis = new RedisProperties();
 
     private String uri() {
-        return RedisTarget.uri(dlock, redis, null);
+        return RedisTarget.of(dlock, redis, null).uri();
     }
 
     @Test

@@ -36,6 +36,9 @@ final class StarterClusterIT {
         runner.withPropertyValues("spring.data.redis.cluster.nodes=" + nodes).run(context -> {
             LockClient client = context.getBean(LockClient.class);
             assertThat(client.redisUri()).isEqualTo("redis-cluster://" + nodes);
+            // dlock-lettuce is on this run's class path: the start checked the real Lettuce and Netty beside it
+            assertThat(LettuceVersions.lettuceVersion(getClass().getClassLoader()))
+                    .startsWith(LettuceVersions.TESTED_LETTUCE);
             for (String name : new String[] {"orders", "invoices", "payments", "ledger"}) {
                 try (Lease lease = client.lock(name).acquire()) {
                     String key = "dlock:{" + name + "}";
