@@ -3,7 +3,6 @@ package dev.dlock.bench;
 import dev.dlock.testkit.RedisServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -14,7 +13,7 @@ import java.util.Set;
  * on servers the testkit starts for it (Sentinel, Cluster, Redlock over 3 and 5 masters), into the page's
  * "Topologies" section.
  *
- * <p>Its options are listed by {@code --help} ({@link #usage()}).
+ * <p>Its options are listed by {@code --help} ({@link BenchOptions}).
  * The W5 client processes take extra JVM arguments from the system property {@code dlock.bench.childJvmArgs} ({@code
  * {id}} becomes the client's number), e.g. a JFR recording per client.
  */
@@ -29,34 +28,18 @@ public final class BenchMain {
      */
     public static void main(String[] args) throws Exception {
         System.setProperty("java.awt.headless", "true");
-        Settings settings = Settings.full();
-        Set<Workload> workloads = EnumSet.allOf(Workload.class);
-        Set<Peer> peers = EnumSet.allOf(Peer.class);
-        Set<Topology> topologies = EnumSet.noneOf(Topology.class);
-        boolean standalone = true;
-        Path docs = Path.of("docs");
-        boolean report = true;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--quick" -> settings = Settings.quick();
-                case "--only" -> workloads = parse(Workload.class, args[++i]);
-                case "--peers" -> peers = parse(Peer.class, args[++i]);
-                case "--docs" -> docs = Path.of(args[++i]);
-                case "--no-report" -> report = false;
-                case "--runs" -> settings = settings.withRuns(Integer.parseInt(args[++i]));
-                case "--w5-warmup-ms" -> settings = settings.withW5WarmupMillis(Long.parseLong(args[++i]));
-                case "--process-warmup-ms" -> settings = settings.withProcessWarmupMillis(Long.parseLong(args[++i]));
-                case "--measure-ms" ->
-                    settings = settings.withPhaseMillis(settings.warmupMillis(), Long.parseLong(args[++i]));
-                case "--topologies" -> topologies = Topology.parse(args[++i]);
-                case "--no-standalone" -> standalone = false;
-                case "--help", "-h" -> {
-                    System.out.print(usage());
-                    return;
-                }
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + "\n" + usage());
-            }
+        BenchOptions options = BenchOptions.parse(args);
+        if (options.help) {
+            System.out.print(BenchOptions.usage());
+            return;
         }
+        Settings settings = options.settings();
+        Set<Workload> workloads = options.workloads();
+        Set<Peer> peers = options.peers();
+        Set<Topology> topologies = options.topologies;
+        boolean standalone = !options.noStandalone;
+        Path docs = options.docs;
+        boolean report = !options.noReport;
         Report.Part main = standalone ? runStandalone(settings, workloads, peers) : null;
         Report.Part topologyPart = topologies.isEmpty() ? null : runTopologies(settings, topologies, workloads, peers);
         if (report && (main != null || topologyPart != null)) {
@@ -178,41 +161,5 @@ public final class BenchMain {
             case W5, W8, W11, W12, W14 -> ProcessesRun.run(workload, peer, deployment, settings.forW5(), run);
             case W6 -> LeasesRun.run(peer, deployment.masters().get(0), settings, run);
         };
-    }
-
-    private static <E extends Enum<E>> Set<E> parse(Class<E> type, String list) {
-        Set<E> set = EnumSet.noneOf(type);
-        for (String name : list.split(",")) {
-            try {
-                set.add(Enum.valueOf(type, name.trim().toUpperCase(Locale.ROOT)));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(
-                        "unknown " + type.getSimpleName().toLowerCase(Locale.ROOT) + " '" + name.trim() + "'; one of "
-                                + EnumSet.allOf(type),
-                        e);
-            }
-        }
-        return set;
-    }
-
-    /** What {@code --help} prints: the options of the class comment, and the workloads and peers by name. */
-    static String usage() {
-        return String.join(
-                "\n",
-                "usage: java -jar dlock-bench.jar [options]",
-                "  --quick                   one run with short phases (a smoke test, not a measurement)",
-                "  --only W1,W3              a subset of the workloads: " + EnumSet.allOf(Workload.class),
-                "  --peers DLOCK,NAIVE       a subset of the peers: " + EnumSet.allOf(Peer.class),
-                "  --runs N                  runs per workload and peer (default 3)",
-                "  --measure-ms N            a longer measured window, for profiling",
-                "  --process-warmup-ms N     how long each W5 process warms up on its own",
-                "  --w5-warmup-ms N          the warm-up of the W5 phase itself",
-                "  --topologies LIST         all, or some of " + String.join(",", Topology.options())
-                        + " (none by default)",
-                "  --no-standalone           skip the main suite (only the topology section is rewritten)",
-                "  --docs DIR                where benchmarks.md and benchmarks.png go (default docs)",
-                "  --no-report               print only",
-                "  --help                    this text",
-                "");
     }
 }

@@ -55,6 +55,50 @@ final class BenchMainTest {
     }
 
     @Test
+    void options_areReadWhateverTheirOrder() {
+        BenchOptions options = BenchOptions.parse(
+                "--runs",
+                "2",
+                "--quick",
+                "--only",
+                "w1,W5",
+                "--peers",
+                "FLOOR,dlock",
+                "--topologies",
+                "all",
+                "--no-report",
+                "--docs",
+                "out");
+        assertThat(options.settings()).isEqualTo(Settings.quick().withRuns(2));
+        assertThat(options.workloads()).containsExactly(Workload.W1, Workload.W5);
+        assertThat(options.peers()).containsExactlyInAnyOrder(Peer.FLOOR, Peer.DLOCK);
+        assertThat(options.topologies).contains(Topology.SENTINEL).doesNotContain(Topology.STANDALONE);
+        assertThat(options.noReport).isTrue();
+        assertThat(options.docs).isEqualTo(java.nio.file.Path.of("out"));
+
+        BenchOptions defaults = BenchOptions.parse();
+        assertThat(defaults.settings()).isEqualTo(Settings.full());
+        assertThat(defaults.workloads()).containsExactlyElementsOf(java.util.EnumSet.allOf(Workload.class));
+        assertThat(defaults.peers()).containsExactlyElementsOf(java.util.EnumSet.allOf(Peer.class));
+        assertThat(defaults.topologies).isEmpty();
+    }
+
+    @Test
+    void badValues_areNamed_beforeAnythingStarts() {
+        assertThatThrownBy(() -> BenchMain.main(new String[] {"--topologies", "sentinel,moon"}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unknown topology 'moon'")
+                .hasMessageContaining("usage:");
+        assertThatThrownBy(() -> BenchMain.main(new String[] {"--runs", "many"}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--runs")
+                .hasMessageContaining("many");
+        assertThatThrownBy(() -> BenchMain.main(new String[] {"--peers"}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--peers");
+    }
+
+    @Test
     void unknownOption_isNamed_withTheUsage() {
         assertThatThrownBy(() -> BenchMain.main(new String[] {"--fast"}))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -25,7 +25,7 @@ final class AdminCall {
         } catch (UnsupportedOperationException e) {
             throw new CliFailure(ExitCodes.USAGE, e.getMessage(), e); // such as list on a Redlock client
         } catch (LockException e) {
-            throw RedisOptions.failure(e);
+            throw RedisFailures.afterConnecting(e);
         }
     }
 }

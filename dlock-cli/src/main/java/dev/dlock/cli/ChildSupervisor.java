@@ -58,8 +58,11 @@ final class ChildSupervisor {
         LockLostException releaseLoss = finish();
         LockLostException loss = lost != null ? lost : releaseLoss;
         if (loss != null) {
-            err.println("dlock: the command exited with " + code + " after the lease on the lock was lost ("
-                    + loss.getMessage() + "); exiting " + ExitCodes.SOFTWARE);
+            // A loss the watchdog found was logged with its reason already (dlock-core's warning); one the release
+            // found was not, so only then is the reason said here.
+            String reason = lost != null ? "" : " (" + reasonOf(releaseLoss) + ")";
+            err.println("dlock: the command exited with " + code + " after the lease on lock '" + loss.lockName()
+                    + "' was lost" + reason + "; exiting " + ExitCodes.SOFTWARE);
             return ExitCodes.SOFTWARE;
         }
         return code;
@@ -118,13 +121,21 @@ final class ChildSupervisor {
         // Listeners run on the client's timer thread and must not block: terminate on a thread of our own.
         Thread killer = new Thread(
                 () -> {
-                    err.println("dlock: " + loss.getMessage() + "; terminating the command (pid " + running.pid()
-                            + "): SIGTERM, SIGKILL after " + Durations.format(killAfter.toMillis()));
+                    err.println("dlock: terminating the command (pid " + running.pid() + ") as the lease on lock '"
+                            + loss.lockName() + "' was lost: SIGTERM, SIGKILL after "
+                            + Durations.format(killAfter.toMillis()));
                     terminate(running);
                 },
                 "dlock-lost");
         killer.setDaemon(true);
         killer.start();
+    }
+
+    /** What a release found, without the lock name and token its message starts with. */
+    private static String reasonOf(LockLostException loss) {
+        String message = loss.getMessage();
+        int colon = message.indexOf("was lost: ");
+        return colon >= 0 ? message.substring(colon + "was lost: ".length()) : message;
     }
 
     /** SIGTERM, then SIGKILL (to the child and its descendants) if it outlives the grace period. */

@@ -1,9 +1,9 @@
 package dev.dlock.cli;
 
 import dev.dlock.LockAdmin;
-import dev.dlock.LockAuthenticationException;
 import dev.dlock.LockClient;
 import dev.dlock.LockConnectionException;
+import dev.dlock.testkit.RedisServer;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
@@ -100,17 +100,17 @@ final class DemoCommand implements Callable<Integer> {
                     null);
         }
         redis.prefix = "dlock-demo-" + UUID.randomUUID().toString().substring(0, 8);
-        LocalRedis local = null;
+        RedisServer local = null;
         LockClient client;
         try {
             client = redis.connect(ttl, "--ttl");
         } catch (CliFailure e) {
-            if (!(e.getCause() instanceof LockConnectionException)
-                    || e.getCause() instanceof LockAuthenticationException) {
+            if (!(e.getCause() instanceof LockConnectionException unreachable)
+                    || !RedisFailures.nothingAnswers(unreachable)) {
                 throw e;
             }
-            out.println("Nothing answers at " + ((LockConnectionException) e.getCause()).redisUri() + ".");
-            local = LocalRedis.start();
+            out.println("Nothing answers at " + unreachable.redisUri() + ".");
+            local = startThrowawayServer();
             out.println("Started a throwaway redis-server at " + local.uri() + " (pid " + local.pid()
                     + "); it is killed when the demo ends.");
             redis.uri = local.uri();
@@ -128,6 +128,22 @@ final class DemoCommand implements Callable<Integer> {
             if (local != null) {
                 local.close();
             }
+        }
+    }
+
+    /**
+     * A redis-server of the host's ({@code $DLOCK_REDIS_SERVER}, else {@code redis-server} on {@code PATH}) on a free
+     * loopback port, with no persistence, started by the testkit (which {@code dlock verify} and {@code demo
+     * --failover} start theirs with too); killed at the end, and by the testkit's shutdown hook on Ctrl-C.
+     */
+    private static RedisServer startThrowawayServer() {
+        try {
+            return RedisServer.builder().start();
+        } catch (RuntimeException e) {
+            throw new CliFailure(
+                    ExitCodes.UNAVAILABLE,
+                    "cannot start a throwaway redis-server (" + e.getMessage() + "); install Redis or pass --redis URI",
+                    e);
         }
     }
 
@@ -151,7 +167,7 @@ final class DemoCommand implements Callable<Integer> {
                 if (System.currentTimeMillis() > readyBy || processes.stream().anyMatch(p -> !p.isAlive())) {
                     throw new CliFailure(ExitCodes.SOFTWARE, "the worker processes did not start");
                 }
-                LocalRedis.sleep(50);
+                Thread.sleep(50);
             }
             long killed = contend();
             stopWorkers(); // and read all their lines, so the counts below are final

@@ -52,6 +52,17 @@ final class Durations implements ITypeConverter<Duration> {
         return String.format(Locale.ROOT, "%.1fs", millis / 1000.0);
     }
 
+    /**
+     * A message of the library's in the command line's words: each ISO-8601 duration ({@code PT0S}, {@code PT0.01S}) as
+     * {@link #format} writes it ({@code 0ms}, {@code 10ms}).
+     */
+    static String inCliTerms(String message) {
+        return ISO.matcher(message)
+                .replaceAll(m -> format(Duration.parse(m.group()).toMillis()));
+    }
+
+    private static final Pattern ISO = Pattern.compile("\\bPT(?=\\d)(?:\\d+H)?(?:\\d+M)?(?:\\d+(?:\\.\\d+)?S)?\\b");
+
     /** {@code --wait}: a duration or {@code forever}. */
     static final class Wait implements ITypeConverter<Duration> {
         /** Stands for "forever": {@link dev.dlock.DistributedLock#acquire()}. */

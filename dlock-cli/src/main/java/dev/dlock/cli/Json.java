@@ -2,6 +2,7 @@ package dev.dlock.cli;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.dlock.LockAdmin.ForcedUnlock;
 import dev.dlock.LockAdmin.Holder;
 import dev.dlock.LockAdmin.LockState;
 import dev.dlock.LockAdmin.Waiter;
@@ -38,6 +39,26 @@ final class Json {
                 lock(out, state);
             }
             out.writeEndArray();
+            out.writeEndObject();
+        });
+    }
+
+    /**
+     * What {@code release --force} did: {@code {"name": "...", "removed": bool, "handedOver": bool, "lock": lock or
+     * null}}; {@code lock} is the name as it was before the removal, with the holders removed.
+     */
+    static String forced(String name, ForcedUnlock forced) {
+        return write(out -> {
+            out.writeStartObject();
+            out.writeStringField("name", name);
+            out.writeBooleanField("removed", forced.removed().isPresent());
+            out.writeBooleanField("handedOver", forced.handedOver());
+            out.writeFieldName("lock");
+            if (forced.removed().isPresent()) {
+                lock(out, forced.removed().get());
+            } else {
+                out.writeNull();
+            }
             out.writeEndObject();
         });
     }

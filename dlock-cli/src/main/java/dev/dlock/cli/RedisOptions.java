@@ -1,8 +1,6 @@
 package dev.dlock.cli;
 
-import dev.dlock.LockAuthenticationException;
 import dev.dlock.LockClient;
-import dev.dlock.LockConnectionException;
 import dev.dlock.LockException;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -14,6 +12,8 @@ import picocli.CommandLine.Option;
 final class RedisOptions {
     static final String DEFAULT_URI = "redis://127.0.0.1:6379";
     static final String ENV = "DLOCK_REDIS_URL";
+    /** How the builder's messages about the lease time start ({@code leaseTime must be positive, was PT0S}). */
+    private static final String LEASE_TIME = "leaseTime ";
 
     @Option(
             names = "--redis",
@@ -90,28 +90,17 @@ final class RedisOptions {
             return builder.build();
         } catch (IllegalArgumentException e) {
             String message = e.getMessage() == null ? e.toString() : e.getMessage();
+            if (message.startsWith(LEASE_TIME)) { // the builder's check of the lease time: said of the flag
+                throw CliFailure.badOption(leaseFlag, Durations.inCliTerms(message.substring(LEASE_TIME.length())), e);
+            }
             String flag = message.startsWith("redisUri")
                     ? "--redis"
                     : message.startsWith("keyPrefix")
                             ? "--prefix"
                             : message.startsWith("replicaAcks") ? "--replica-acks" : leaseFlag;
             throw CliFailure.badOption(flag, message, e);
-        } catch (LockAuthenticationException e) {
-            throw new CliFailure(
-                    ExitCodes.UNAVAILABLE,
-                    "Redis at " + e.redisUri() + " refused the credentials: " + e.getMessage(),
-                    e);
-        } catch (LockConnectionException e) {
-            throw new CliFailure(
-                    ExitCodes.UNAVAILABLE, "cannot reach Redis at " + e.redisUri() + ": " + e.getMessage(), e);
+        } catch (LockException e) {
+            throw RedisFailures.connecting(e);
         }
-    }
-
-    /** Maps a failure after connecting to exit 69: Redis went away, or answered with an error. */
-    static CliFailure failure(LockException e) {
-        String message = e instanceof LockConnectionException lost
-                ? "lost Redis at " + lost.redisUri() + ": " + e.getMessage()
-                : e.getMessage();
-        return new CliFailure(ExitCodes.UNAVAILABLE, message, e);
     }
 }

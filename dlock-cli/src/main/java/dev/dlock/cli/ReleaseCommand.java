@@ -35,9 +35,16 @@ final class ReleaseCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAME", description = "The lock name.")
     String name;
 
+    @Option(names = "--json", description = "Print one JSON object (shape in docs/cli.md).")
+    boolean json;
+
     @Override
     public Integer call() {
         ForcedUnlock forced = AdminCall.run(redis, admin -> admin.forceUnlock(name), "NAME");
+        if (json) {
+            System.out.println(Json.forced(name, forced));
+            return ExitCodes.OK;
+        }
         String next = forced.handedOver() ? "handed it to the next queued waiter" : "no waiter was queued";
         if (forced.removed().isEmpty()) {
             System.out.println("lock '" + name + "' was not held; nothing removed; " + next);

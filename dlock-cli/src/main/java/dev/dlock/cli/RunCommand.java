@@ -117,7 +117,7 @@ final class RunCommand implements Callable<Integer> {
             return supervisor.awaitChild();
         } catch (LockException e) {
             supervisor.finish();
-            throw RedisOptions.failure(e);
+            throw RedisFailures.afterConnecting(e);
         }
     }
 

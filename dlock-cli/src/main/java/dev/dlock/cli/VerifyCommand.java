@@ -1,16 +1,16 @@
 package dev.dlock.cli;
 
-import dev.dlock.verify.ClientTransport;
 import dev.dlock.verify.Options;
+import dev.dlock.verify.VerifyFlags;
 import dev.dlock.verify.VerifyMain;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
-/** {@code dlock verify}: the Jepsen-style torture run of {@code dlock-verify}, with its one-screen report. */
+/**
+ * {@code dlock verify}: the Jepsen-style torture run of {@code dlock-verify}, with its one-screen report. Its flags
+ * are dlock-verify's own ({@link VerifyFlags}, mixed in), parsed once here and passed on as {@link Options}.
+ */
 @Command(
         name = "verify",
         mixinStandardHelpOptions = true,
@@ -31,67 +31,19 @@ import picocli.CommandLine.Option;
             "69:could not run (no redis-server, Redis unreachable)"
         })
 final class VerifyCommand implements Callable<Integer> {
-    @Option(names = "--redis", paramLabel = "URI", description = "Run against this Redis (client-side faults only).")
-    String redis;
-
-    @Option(names = "--seed", paramLabel = "N", description = "Reproduce an earlier run's fault schedule.")
-    Long seed;
-
-    @Option(names = "--long", description = "The long tier: three rounds of faults, 2 s leases.")
-    boolean longTier;
-
-    @Option(
-            names = "--out",
-            paramLabel = "DIR",
-            description = "History directory (default: target/dlock-verify/<seed>).")
-    Path out;
-
-    @Option(
-            names = "--only",
-            paramLabel = "NAMES",
-            description = "Run only these scenarios (comma-separated, as the report names them).")
-    String only;
-
-    @Option(
-            names = "--transport",
-            paramLabel = "T",
-            description =
-                    "resp or lettuce: the transport of every dlock client of the run (default: ${DEFAULT-VALUE}).",
-            defaultValue = ClientTransport.DEFAULT_LABEL)
-    String transport;
+    @Mixin
+    VerifyFlags flags;
 
     @Override
     public Integer call() {
-        List<String> args = new ArrayList<>();
-        String uri = redis != null ? redis : System.getenv(RedisOptions.ENV);
-        if (uri != null && !uri.isBlank()) {
-            args.add("--redis");
-            args.add(uri);
-        }
-        if (seed != null) {
-            args.add("--seed");
-            args.add(Long.toString(seed));
-        }
-        if (longTier) {
-            args.add("--long");
-        }
-        if (out != null) {
-            args.add("--out");
-            args.add(out.toString());
-        }
-        if (only != null) {
-            args.add("--only");
-            args.add(only);
-        }
-        args.add("--transport");
-        args.add(transport);
+        Options options;
         try {
-            Options.parse(args.toArray(new String[0])); // a bad scenario name is a usage error, before any run
+            // a bad seed, transport or scenario name is a usage error, before anything starts
+            options = flags.toOptions(System.getenv(RedisOptions.ENV));
         } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            return ExitCodes.USAGE;
+            throw new CliFailure(ExitCodes.USAGE, e.getMessage(), e);
         }
-        int code = VerifyMain.run(System.out, System.err, args.toArray(new String[0]));
+        int code = VerifyMain.run(System.out, System.err, options);
         return switch (code) {
             case 0 -> ExitCodes.OK;
             case 1 -> 1;

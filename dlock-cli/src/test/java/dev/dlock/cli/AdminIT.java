@@ -156,6 +156,41 @@ final class AdminIT {
     }
 
     @Test
+    void releaseForceJson_printsWhatItRemovedAsDocumented() {
+        try (LockClient holder = client()) {
+            Lease lease = holder.lock("stuck-json").acquire();
+            String owner = redis.owner("stuck-json");
+
+            Cli release = Cli.run("release", "--redis", redis.uri(), "--force", "stuck-json", "--json");
+            assertThat(release.exitCode()).as(release.toString()).isZero();
+            assertThat(release.stdout().lines()).as(release.toString()).hasSize(1);
+            Map<String, Object> json = StrictJson.object(release.stdout());
+            assertThat(json).containsOnlyKeys("name", "removed", "handedOver", "lock");
+            assertThat(json)
+                    .containsEntry("name", "stuck-json")
+                    .containsEntry("removed", true)
+                    .containsEntry("handedOver", false);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> removed = (Map<String, Object>) json.get("lock");
+            assertThat(removed)
+                    .containsEntry("name", "stuck-json")
+                    .containsEntry("held", true)
+                    .containsEntry("holder", owner)
+                    .containsEntry("fencingToken", lease.fencingToken())
+                    .containsEntry("kind", "mutex")
+                    .containsKeys("remainingMillis", "waiters", "capacity", "holders", "queue");
+            assertThat(redis.held("stuck-json")).isFalse();
+        }
+
+        Cli free = Cli.run("release", "--redis", redis.uri(), "--force", "--json", "stuck-json");
+        assertThat(free.exitCode()).as(free.toString()).isZero();
+        assertThat(StrictJson.object(free.stdout()))
+                .hasSize(4)
+                .containsAllEntriesOf(Map.of("name", "stuck-json", "removed", false, "handedOver", false))
+                .containsEntry("lock", null);
+    }
+
+    @Test
     void status_takesTheUriFromDlockRedisUrl() {
         try (Cli status = Cli.start(Map.of("DLOCK_REDIS_URL", redis.uri()), "status", "env-one")) {
             assertThat(status.waitFor(Duration.ofSeconds(60)))

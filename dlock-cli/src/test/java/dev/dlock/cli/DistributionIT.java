@@ -53,10 +53,16 @@ final class DistributionIT {
                 .start();
         assertThat(tar.waitFor()).isZero();
         home = unpacked.resolve("dlock-" + version);
-        tools = Files.createDirectories(dir.resolve("tools"));
-        for (String tool : TOOLS) {
-            Files.createSymbolicLink(tools.resolve(tool), onPath(tool));
+        tools = toolsDir("tools", TOOLS);
+    }
+
+    /** A directory of links to the host's {@code tools}, for a PATH of nothing else. */
+    private Path toolsDir(String name, List<String> tools) throws IOException {
+        Path created = Files.createDirectories(dir.resolve(name));
+        for (String tool : tools) {
+            Files.createSymbolicLink(created.resolve(tool), onPath(tool));
         }
+        return created;
     }
 
     @Test
@@ -110,6 +116,37 @@ final class DistributionIT {
                 .as(version.toString())
                 .isZero();
         assertThat(version.stdout()).startsWith("dlock " + this.version);
+    }
+
+    @Test
+    void launcher_throughASymlink_withoutReadlink_followsItWithLs() throws Exception {
+        Path linked = Files.createDirectories(dir.resolve("usr-local-bin")).resolve("dlock");
+        Files.createSymbolicLink(linked, home.resolve("bin/dlock"));
+        Path noReadlink = toolsDir("no-readlink", List.of("sed", "head", "ls"));
+        Map<String, String> env = Map.of("PATH", noReadlink.toString(), "JAVA_HOME", System.getProperty("java.home"));
+
+        Cli version = Cli.startWithOnly(env, List.of(linked.toString(), "--version"));
+        assertThat(version.waitFor(Duration.ofSeconds(60)))
+                .as(version.toString())
+                .isZero();
+        assertThat(version.stdout()).startsWith("dlock " + this.version);
+    }
+
+    @Test
+    void launcher_throughASymlink_withNeitherReadlinkNorLs_exits69SayingSo() throws Exception {
+        Path linked = Files.createDirectories(dir.resolve("usr-local-bin")).resolve("dlock");
+        Files.createSymbolicLink(linked, home.resolve("bin/dlock"));
+        Path bare = toolsDir("bare", List.of("sed", "head"));
+        Map<String, String> env = Map.of("PATH", bare.toString(), "JAVA_HOME", System.getProperty("java.home"));
+
+        Cli version = Cli.startWithOnly(env, List.of(linked.toString(), "--version"));
+        assertThat(version.waitFor(Duration.ofSeconds(60)))
+                .as(version.toString())
+                .isEqualTo(69);
+        assertThat(version.stderr())
+                .isEqualTo("dlock: cannot follow the symbolic link " + linked
+                        + " to the dlock installation: no readlink or ls on PATH; run dlock-<version>/bin/dlock by its"
+                        + " own path\n");
     }
 
     @Test

@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -187,9 +189,17 @@ final class RunIT {
 
             assertThat(run.waitFor(Duration.ofSeconds(30))).as(run.toString()).isEqualTo(70);
             assertThat(Cli.read(terminated).trim()).isEqualTo("term");
-            assertThat(run.stderr()).contains("lock 'deleted'", "was lost", "SIGTERM");
-            // dlock's own warnings show without --verbose, one line each (CliLogging)
-            assertThat(run.stderr()).containsPattern("(?m)^dlock: warning: dlock lost lock 'deleted' \\(fencing token");
+            // dlock-core's warning, which shows without --verbose, one line (CliLogging), says why; run's own lines
+            // say what it does about it, and the reason is not repeated.
+            Matcher lines = Pattern.compile("dlock: warning: dlock lost lock 'deleted' \\(fencing token \\d+\\): (.+)\n"
+                            + "dlock: terminating the command \\(pid \\d+\\) as the lease on lock 'deleted' was lost:"
+                            + " SIGTERM, SIGKILL after 10\\.0s\n"
+                            + "dlock: the command exited with 143 after the lease on lock 'deleted' was lost; exiting"
+                            + " 70\n")
+                    .matcher(run.stderr());
+            assertThat(lines.matches()).as(run.stderr()).isTrue();
+            String reason = lines.group(1);
+            assertThat(reason).isEqualTo("the renewal found the key gone or owned by another owner");
         }
     }
 

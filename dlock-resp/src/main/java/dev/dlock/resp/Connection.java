@@ -71,7 +71,7 @@ final class Connection implements AutoCloseable {
                     maskedUri, "cannot connect to Redis: Redis did not answer in time (" + timeout + ")", e);
         } catch (IOException e) {
             closeQuietly(socket);
-            throw new LockConnectionException(maskedUri, "cannot connect to Redis: " + e, e);
+            throw new LockConnectionException(maskedUri, "cannot connect to Redis: " + Failures.describe(e), e);
         } catch (RuntimeException e) {
             closeQuietly(socket);
             throw e;

@@ -3,7 +3,11 @@ package dev.dlock.resp;
 import dev.dlock.LockAuthenticationException;
 import dev.dlock.LockConnectionException;
 import dev.dlock.spi.RedisReplyException;
+import java.io.IOException;
+import java.net.SocketException;
+import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /** The exceptions futures complete with, worded as dlock-lettuce words them. */
@@ -40,7 +44,27 @@ final class Failures {
     }
 
     static LockConnectionException lost(String maskedUri, Throwable cause) {
-        return new LockConnectionException(maskedUri, "lost the connection to Redis: " + cause, cause);
+        String why = cause instanceof IOException io ? describe(io) : String.valueOf(cause);
+        return new LockConnectionException(maskedUri, "lost the connection to Redis: " + why, cause);
+    }
+
+    /**
+     * An I/O failure in words, without the exception's class name: {@code connection refused}, {@code unknown host
+     * h}, {@code an HTTP server answered, not Redis (...)} ({@link RespReader}); the class's simple name only when
+     * there is no message.
+     */
+    static String describe(IOException e) {
+        String message = e.getMessage();
+        if (message == null || message.isBlank()) {
+            return e.getClass().getSimpleName();
+        }
+        if (e instanceof UnknownHostException) {
+            return "unknown host " + message;
+        }
+        if (e instanceof SocketException) { // "Connection refused", "Connection reset", "No route to host"
+            return message.substring(0, 1).toLowerCase(Locale.ROOT) + message.substring(1);
+        }
+        return message;
     }
 
     /** For a command answered NOSCRIPT that a newer command overtook; see {@link CommandChannel}. */

@@ -43,8 +43,28 @@ final class RespReader {
             case '*':
                 return readArray();
             default:
-                throw new IOException("not a RESP2 reply: type byte " + (type & 0xff));
+                throw new IOException(notResp(pos - 1));
         }
+    }
+
+    /**
+     * What answered instead of Redis, from the bytes already read (no further read, which could block): {@code an
+     * HTTP server answered, not Redis (HTTP/1.1 400 Bad Request)}, else the start of its first line.
+     */
+    private String notResp(int start) {
+        StringBuilder line = new StringBuilder();
+        for (int i = start; i < limit && i - start < 80 && buf[i] != '\r' && buf[i] != '\n'; i++) {
+            int b = buf[i] & 0xff;
+            if (b >= 0x20 && b < 0x7f) {
+                line.append((char) b);
+            } else {
+                line.append(String.format("\\x%02x", b));
+            }
+        }
+        if (line.toString().startsWith("HTTP/")) {
+            return "an HTTP server answered, not Redis (" + line + ")";
+        }
+        return "not a RESP2 reply, so not Redis: it starts with '" + line + "'";
     }
 
     private Object readArray() throws IOException {

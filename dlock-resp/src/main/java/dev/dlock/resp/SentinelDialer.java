@@ -127,7 +127,9 @@ final class SentinelDialer implements ServerDialer {
                 } else {
                     failures.add(sentinel + ": " + (reply instanceof ErrorReply e ? e.message() : "answered " + reply));
                 }
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException e) {
+                failures.add(sentinel + ": " + Failures.describe(e));
+            } catch (RuntimeException e) {
                 failures.add(sentinel + ": " + e);
             }
         }

@@ -91,10 +91,20 @@ final class RespCodecTest {
     }
 
     @Test
-    void decode_garbage_failsAsIoError() {
-        RespReader reader = new RespReader(
-                new java.io.ByteArrayInputStream("HTTP/1.1 400\r\n".getBytes(StandardCharsets.US_ASCII)));
-        assertThatThrownBy(reader::read).isInstanceOf(IOException.class).hasMessageContaining("not a RESP2 reply");
+    void decode_anHttpReply_failsSayingAnHttpServerAnswered() {
+        RespReader reader = new RespReader(new java.io.ByteArrayInputStream(
+                "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+        assertThatThrownBy(reader::read)
+                .isInstanceOf(IOException.class)
+                .hasMessage("an HTTP server answered, not Redis (HTTP/1.1 400 Bad Request)");
+    }
+
+    @Test
+    void decode_garbage_failsShowingHowTheReplyStarts() {
+        RespReader reader = new RespReader(new java.io.ByteArrayInputStream(new byte[] {0x15, 0x03, 0x01, 'x'}));
+        assertThatThrownBy(reader::read)
+                .isInstanceOf(IOException.class)
+                .hasMessage("not a RESP2 reply, so not Redis: it starts with '\\x15\\x03\\x01x'");
     }
 
     @Test

@@ -1,7 +1,6 @@
 package dev.dlock.verify;
 
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -63,69 +62,14 @@ public record Options(
         this(redisUri, seed, longTier, outDir, List.of(), ClientTransport.DEFAULT);
     }
 
-    /** The usage text of {@link #parse(String...)}. */
-    public static final String USAGE =
-            "usage: dlock verify [--redis URI] [--seed N] [--long] [--out DIR] [--only NAMES] [--transport T]\n"
-                    + "  --redis URI  run client-side faults against this Redis (server faults are skipped)\n"
-                    + "  --seed N     reproduce the fault schedule of an earlier run (default: random, printed)\n"
-                    + "  --long       the long tier: three rounds of faults, 2 s leases\n"
-                    + "  --out DIR    history directory (default: target/dlock-verify/<seed>)\n"
-                    + "  --only NAMES run only these scenarios (comma-separated names, as the report lists them)\n"
-                    + "  --transport T  resp or lettuce: the transport of every dlock client of the run (default: "
-                    + ClientTransport.DEFAULT.label() + ")";
-
     /**
-     * Parses command-line arguments (no library: the CLI wires these as {@code dlock verify}).
+     * Parses command-line arguments as {@code VerifyMain} does (picocli, {@link VerifyFlags}).
      *
-     * @param args the arguments, as described by {@link #USAGE}
+     * @param args the arguments: {@code [--redis URI] [--seed N] [--long] [--out DIR] [--only NAMES] [--transport T]}
      * @return the options
      * @throws IllegalArgumentException naming the argument that is unknown or malformed
      */
     public static Options parse(String... args) {
-        String redis = null;
-        Long seed = null;
-        boolean longTier = false;
-        Path out = null;
-        List<String> only = List.of();
-        ClientTransport transport = ClientTransport.DEFAULT;
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            switch (arg) {
-                case "--redis" -> redis = value(args, ++i, arg);
-                case "--seed" -> {
-                    String text = value(args, ++i, arg);
-                    try {
-                        seed = Long.parseLong(text);
-                    } catch (NumberFormatException e) {
-                        throw new IllegalArgumentException("--seed must be an integer, not '" + text + "'");
-                    }
-                }
-                case "--long" -> longTier = true;
-                case "--out" -> out = Path.of(value(args, ++i, arg));
-                case "--only" ->
-                    only = Arrays.stream(value(args, ++i, arg).split(","))
-                            .map(String::trim)
-                            .filter(n -> !n.isEmpty())
-                            .toList();
-                case "--transport" -> transport = ClientTransport.of(value(args, ++i, arg), arg);
-                default -> throw new IllegalArgumentException("unknown argument '" + arg + "'\n" + USAGE);
-            }
-        }
-        Verify.chosen(only); // an unknown name fails here, before anything starts
-        long chosen = seed != null ? seed : System.nanoTime() & 0xFFFFFFL;
-        return new Options(
-                redis,
-                chosen,
-                longTier,
-                out != null ? out : Path.of("target", "dlock-verify", "" + chosen),
-                only,
-                transport);
-    }
-
-    private static String value(String[] args, int i, String name) {
-        if (i >= args.length || args[i].startsWith("--")) {
-            throw new IllegalArgumentException(name + " needs a value\n" + USAGE);
-        }
-        return args[i];
+        return VerifyMain.parse(args).flags.toOptions();
     }
 }

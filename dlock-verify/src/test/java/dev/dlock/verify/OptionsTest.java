@@ -75,6 +75,30 @@ final class OptionsTest {
     }
 
     @Test
+    void run_help_printsEveryFlagAndReturns0() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code = VerifyMain.run(
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                "--help");
+        assertThat(code).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .startsWith("usage: dlock verify")
+                .contains("--redis", "--seed", "--long", "--out", "--only", "--transport", "default: lettuce");
+    }
+
+    @Test
+    void flags_takeTheFallbackUriOnlyWithoutRedis() {
+        VerifyFlags none = new VerifyFlags();
+        assertThat(none.toOptions("redis://fallback:1").redisUri()).isEqualTo("redis://fallback:1");
+        assertThat(none.toOptions(" ").redisUri()).isNull();
+
+        VerifyFlags given = VerifyMain.parse("--redis", "redis://given:2", "--seed", "5").flags;
+        assertThat(given.toOptions("redis://fallback:1"))
+                .isEqualTo(new Options("redis://given:2", 5, false, Path.of("target", "dlock-verify", "5")));
+    }
+
+    @Test
     void viaProxy_refusesTlsAndSentinelUris() {
         assertThatThrownBy(() -> Connections.viaProxy("rediss://h:1", 2)).hasMessageContaining("redis:// URIs only");
     }
