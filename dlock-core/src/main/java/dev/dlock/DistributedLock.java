@@ -16,7 +16,8 @@ import java.util.concurrent.locks.Lock;
  *       {@link java.util.concurrent.locks.ReentrantLock}. Only the first {@code lock()} and the last
  *       {@code unlock()} of a thread touch Redis; {@code unlock()} from a thread that does not hold
  *       the lock throws {@link IllegalMonitorStateException}.
- *   <li><b>Lease-owned</b>, through {@link #acquire()}, {@link #tryAcquire(Duration)} and {@link *       #acquireAsync(Duration)}: every call takes a new, independent hold (not reentrant) whose
+ *   <li><b>Lease-owned</b>, through {@link #acquire()}, {@link #tryAcquire(Duration)} and {@link
+ *       #acquireAsync(Duration)}: every call takes a new, independent hold (not reentrant) whose
  *       owner is the returned {@link Lease}, which may be released from any thread.
  * </ul>
  *
@@ -30,7 +31,8 @@ import java.util.concurrent.locks.Lock;
  * <p>Waiting never polls Redis: waiters sleep on the client's pub/sub connection and are woken by a
  * release, or at the latest when the holder's lease runs out.
  *
- * <pre>{@code * DistributedLock lock = client.lock("nightly-report");
+ * <pre>{@code
+ * DistributedLock lock = client.lock("nightly-report");
  * if (lock.tryLock(5, TimeUnit.SECONDS)) {
  *     try { runReport(); } finally { lock.unlock(); }
  * }
@@ -161,7 +163,8 @@ public interface DistributedLock extends Lock {
      * @param leaseTime how long the lease lasts, at least 100 ms
      * @return the lease, or empty if the lock stayed busy
      * @throws NullPointerException if a duration is null
-     * @throws IllegalArgumentException if a duration is not positive (zero is allowed for {@code *     wait}) or overflows
+     * @throws IllegalArgumentException if a duration is not positive (zero is allowed for {@code
+     *     wait}) or overflows
      * @throws IllegalStateException if the client is closed
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      * @throws LockServerException if Redis answers with an error
@@ -171,8 +174,10 @@ public interface DistributedLock extends Lock {
 
     /**
      * Takes a new lease without blocking the calling thread. The future completes with the lease,
-     * with {@code null} if the lock stayed busy for {@code wait}, or exceptionally with a {@link * LockException}. Cancelling the future gives up the wait; a lock acquired concurrently with the
-     * cancellation is released. The future completes on the client's callback executor ({@link * LockClient.Builder#callbackExecutor}), never on a thread that reads Redis' replies, so the
+     * with {@code null} if the lock stayed busy for {@code wait}, or exceptionally with a {@link
+     * LockException}. Cancelling the future gives up the wait; a lock acquired concurrently with the
+     * cancellation is released. The future completes on the client's callback executor ({@link
+     * LockClient.Builder#callbackExecutor}), never on a thread that reads Redis' replies, so the
      * stages chained on it may take their time without delaying other acquires.
      *
      * @param wait the longest wait; {@link Duration#ZERO} means one try
@@ -230,7 +235,8 @@ public interface DistributedLock extends Lock {
     }
 
     /**
-     * Returns how long the calling thread's hold is still valid by this JVM's clock (as {@link * Lease#remaining()}); the watchdog's renewals move it forward. Zero once the hold is lost.
+     * Returns how long the calling thread's hold is still valid by this JVM's clock (as {@link
+     * Lease#remaining()}); the watchdog's renewals move it forward. Zero once the hold is lost.
      *
      * @return the remaining validity, never negative
      * @throws IllegalMonitorStateException if the calling thread does not hold the lock

@@ -3,11 +3,13 @@ package dev.dlock;
 /**
  * A read-write lock of one name: many readers or one writer, across every client (docs/lock-family.md).
  * Its {@link #readLock()} and {@link #writeLock()} are {@link DistributedLock}s, so each offers the
- * thread-owned {@code lock()/unlock()} (reentrant per thread and view) and the lease-owned {@code * acquire()}; every hold, read or write, is a {@link Lease} of its own with its own fencing token from
+ * thread-owned {@code lock()/unlock()} (reentrant per thread and view) and the lease-owned {@code
+ * acquire()}; every hold, read or write, is a {@link Lease} of its own with its own fencing token from
  * the name's one counter (tokens strictly increase across read holds, write holds and the name's
  * mutex), renewed by the client's watchdog, and lost and reported like a mutex's.
  *
- * <pre>{@code * DistributedReadWriteLock prices = client.readWriteLock("prices");
+ * <pre>{@code
+ * DistributedReadWriteLock prices = client.readWriteLock("prices");
  * prices.readLock().lock();          // many readers at once, in every process
  * try { read(); } finally { prices.readLock().unlock(); }
  * try (Lease write = prices.writeLock().acquire()) {   // alone
@@ -30,7 +32,8 @@ package dev.dlock;
  * owners of their own: a write acquire waits for them like for anyone's, so release them first.
  *
  * <p>A name is one kind of lock at a time: while a read-write lock holds the name (its record lives 7
- * days after the last acquire), the mutex's and the semaphore's calls on it fail with a {@link * LockServerException} naming the key, and this lock's calls fail the same way on a name held as
+ * days after the last acquire), the mutex's and the semaphore's calls on it fail with a {@link
+ * LockServerException} naming the key, and this lock's calls fail the same way on a name held as
  * another kind; nothing of either is overwritten. The Redlock client has no read-write locks.
  *
  * <p>Implementations are thread-safe; a view is cheap and holds no Redis state of its own.
@@ -54,7 +57,8 @@ public interface DistributedReadWriteLock {
     DistributedLock readLock();
 
     /**
-     * Returns the write view: a {@link DistributedLock} whose hold excludes everyone else. {@code * isLocked()} tells whether a writer holds it; {@code info()} shows the writer.
+     * Returns the write view: a {@link DistributedLock} whose hold excludes everyone else. {@code
+     * isLocked()} tells whether a writer holds it; {@code info()} shows the writer.
      *
      * @return the write lock
      */

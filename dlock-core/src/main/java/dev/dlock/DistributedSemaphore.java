@@ -11,14 +11,17 @@ import java.util.concurrent.CompletableFuture;
  * client's watchdog, or fixed. A holder that crashes gives its permits back when its lease runs out,
  * by Redis' clock alone (docs/lock-family.md).
  *
- * <pre>{@code * DistributedSemaphore exports = client.semaphore("exports", 3);
+ * <pre>{@code
+ * DistributedSemaphore exports = client.semaphore("exports", 3);
  * try (Lease lease = exports.acquire()) {   // at most 3 holders at a time, across every client
  *     export(batch, lease.fencingToken());
  * }
  * }</pre>
  *
- * <p>The count lives in Redis: the first call of a semaphore to do I/O (not {@link * LockClient#semaphore}, which is cheap and does none) creates it with the count given; any later
- * call, from any client, whose semaphore was given another count fails with a {@link * LockServerException} naming both. {@link #setPermits} changes the count in Redis without changing
+ * <p>The count lives in Redis: the first call of a semaphore to do I/O (not {@link
+ * LockClient#semaphore}, which is cheap and does none) creates it with the count given; any later
+ * call, from any client, whose semaphore was given another count fails with a {@link
+ * LockServerException} naming both. {@link #setPermits} changes the count in Redis without changing
  * the one every client must be given (the count the semaphore was created with); a changed count does
  * not expire. If Redis loses the count while permits are held or waited for (its key deleted or
  * evicted, or a write lost in a failover), acquires and reads fail with a {@link LockServerException}

@@ -18,7 +18,8 @@ import java.util.function.Consumer;
  * lock name strictly increase, so a resource that rejects a token lower than the last one it
  * accepted cannot be written by a holder that was paused past its lease.
  *
- * <pre>{@code * try (Lease lease = client.lock("invoice-42").acquire()) {
+ * <pre>{@code
+ * try (Lease lease = client.lock("invoice-42").acquire()) {
  *     store.write(invoice, lease.fencingToken());
  * }
  * }</pre>
@@ -84,7 +85,8 @@ public interface Lease extends AutoCloseable {
      *
      * @param remaining the new remaining time; positive (shorter than the 100 ms minimum lease time is
      *     allowed: the end of a "lock at least for" window may be near)
-     * @return {@code true} if the lease still held the lock and now ends at the new time; {@code *     false} if it had been released or lost (a lease Redis no longer has for this owner is marked
+     * @return {@code true} if the lease still held the lock and now ends at the new time; {@code
+     *     false} if it had been released or lost (a lease Redis no longer has for this owner is marked
      *     lost here)
      * @throws NullPointerException if {@code remaining} is null
      * @throws IllegalArgumentException if {@code remaining} is not positive or longer than 100 years
@@ -120,7 +122,8 @@ public interface Lease extends AutoCloseable {
 
     /**
      * Registers a listener that runs once when this lease is lost (not when it is released), at once
-     * if it is lost already. Listeners run on the client's callback executor ({@link * LockClient.Builder#callbackExecutor}), never on the threads that read Redis' replies or renew
+     * if it is lost already. Listeners run on the client's callback executor ({@link
+     * LockClient.Builder#callbackExecutor}), never on the threads that read Redis' replies or renew
      * leases, so a listener may block; one that throws is logged and does not stop the others.
      *
      * @param listener receives the loss, naming the lock and the reason

@@ -11,7 +11,8 @@ import java.util.Optional;
  * built on it. Obtained from {@link LockClient#admin()}; it uses that client's connection and key
  * prefix, and fails with {@link IllegalStateException} once the client is closed.
  *
- * <pre>{@code * LockAdmin admin = client.admin();
+ * <pre>{@code
+ * LockAdmin admin = client.admin();
  * admin.status("payments").holderId().ifPresent(id -> log.info("payments is held by {}", id));
  * admin.forceUnlock("payments"); // the holder learns it at its next renewal
  * }</pre>
@@ -40,11 +41,13 @@ public interface LockAdmin {
     LockState status(String name);
 
     /**
-     * Lists the held lock names of every kind (a name with at least one live holder) whose names match a glob pattern ({@code *}, {@code ?}, {@code [...]} and
+     * Lists the held lock names of every kind (a name with at least one live holder) whose names match a glob pattern ({@code
+     *}, {@code ?}, {@code [...]} and
      * {@code \} escapes, as Redis' {@code MATCH}). A lock taken or released during the walk may or may
      * not be listed.
      *
-     * @param pattern a glob over lock names; {@code *} lists all
+     * @param pattern a glob over lock names; {@code
+     *} lists all
      * @return the held locks, in no particular order
      * @throws NullPointerException if {@code pattern} is null
      * @throws IllegalArgumentException if {@code pattern} is blank
@@ -59,7 +62,8 @@ public interface LockAdmin {
      * over too); a shared lock (a semaphore) loses all its holders and grants its queue from the head as
      * many waiters as now fit. All holders, not one: the command is for a name that is stuck, and one
      * crashed holder's permits come back on their own when its lease runs out. The holders are not told
-     * at once: each one's next renewal finds its hold gone and its lease is lost (with {@link * LockLostException} to its listeners). The fencing counter stays, so later holders still get
+     * at once: each one's next renewal finds its hold gone and its lease is lost (with {@link
+     * LockLostException} to its listeners). The fencing counter stays, so later holders still get
      * higher tokens. Redisson calls this {@code forceUnlock}.
      *
      * @param name the lock name

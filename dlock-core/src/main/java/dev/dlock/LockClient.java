@@ -9,7 +9,8 @@ import java.util.concurrent.Executor;
 /**
  * The entry point: a connection to one Redis that hands out {@link DistributedLock}s.
  *
- * <pre>{@code * try (LockClient client = LockClient.connect("redis://localhost:6379")) {
+ * <pre>{@code
+ * try (LockClient client = LockClient.connect("redis://localhost:6379")) {
  *     try (Lease lease = client.lock("payments").acquire()) {
  *         ledger.append(entry, lease.fencingToken());
  *     }
@@ -111,11 +112,13 @@ public interface LockClient extends AutoCloseable {
      * the whole lease (its listeners run once; the other names are released at once), and a release
      * releases every name, reporting a loss after releasing the others. Thread-owned holds are
      * reentrant per thread and per set of names. {@link DistributedLock#name()} is the sorted names as
-     * {@code [a, b]}; {@link DistributedLock#isLocked()} tells whether any of them is held; {@link * DistributedLock#info()} is not supported (ask each name). The names may live on different cluster
+     * {@code [a, b]}; {@link DistributedLock#isLocked()} tells whether any of them is held; {@link
+     * DistributedLock#info()} is not supported (ask each name). The names may live on different cluster
      * slots or Redlock quorums: all-or-none holds for the lease the application sees, not as one
      * atomic Redis write (docs/lock-family.md).
      *
-     * <pre>{@code * try (Lease lease = client.multiLock("account-7", "account-3").acquire()) {
+     * <pre>{@code
+     * try (Lease lease = client.multiLock("account-7", "account-3").acquire()) {
      *     transfer(lease.fencingTokens());
      * }
      * }</pre>
@@ -124,7 +127,8 @@ public interface LockClient extends AutoCloseable {
      *     characters; at least one, duplicates allowed and dropped
      * @return the multi-lock
      * @throws NullPointerException if {@code names} or one of them is null (naming {@code names[i]})
-     * @throws IllegalArgumentException if there is no name, or one is blank or too long (naming {@code *     names[i]})
+     * @throws IllegalArgumentException if there is no name, or one is blank or too long (naming {@code
+     *     names[i]})
      * @throws IllegalStateException if the client is closed
      * @throws UnsupportedOperationException if this client cannot hold multi-locks (an implementation
      *     that does not override this method)
@@ -134,7 +138,8 @@ public interface LockClient extends AutoCloseable {
     }
 
     /**
-     * Returns the operator view of this client's locks: status, list, force unlock ({@link * LockAdmin}). Cheap: no I/O; it shares this client's connection.
+     * Returns the operator view of this client's locks: status, list, force unlock ({@link
+     * LockAdmin}). Cheap: no I/O; it shares this client's connection.
      *
      * @return the admin view
      * @throws IllegalStateException if the client is closed
@@ -210,7 +215,8 @@ public interface LockClient extends AutoCloseable {
         }
 
         /**
-         * Sets how long one Redis command may take before it fails with {@link * LockConnectionException} (default 5 s); also the connect timeout.
+         * Sets how long one Redis command may take before it fails with {@link
+         * LockConnectionException} (default 5 s); also the connect timeout.
          *
          * @param commandTimeout positive
          * @return this builder
@@ -232,7 +238,8 @@ public interface LockClient extends AutoCloseable {
         }
 
         /**
-         * Chooses the transport explicitly instead of discovering it with {@link * java.util.ServiceLoader}.
+         * Chooses the transport explicitly instead of discovering it with {@link
+         * java.util.ServiceLoader}.
          *
          * @param transport the transport factory
          * @return this builder
@@ -243,7 +250,8 @@ public interface LockClient extends AutoCloseable {
         }
 
         /**
-         * Sets the executor that runs application code: the completion of {@link * DistributedLock#acquireAsync(Duration)}'s future (and so the stages the application chains
+         * Sets the executor that runs application code: the completion of {@link
+         * DistributedLock#acquireAsync(Duration)}'s future (and so the stages the application chains
          * on it), and the listeners of {@link Lease#onLost} and {@link Lease#whenLost()}. It never runs
          * on the transport's I/O threads nor on the client's timer, so a callback that blocks delays no
          * other acquire, release or renewal. By default each client has its own pool of daemon threads
@@ -277,12 +285,14 @@ public interface LockClient extends AutoCloseable {
         /**
          * Makes every write that grants or keeps a lock count only once {@code replicas} replicas of
          * the master acknowledged it ({@code WAIT}; default 0, no waiting): an acquire, a hand-off
-         * taken from another client, a relay's token reservation, a watchdog renewal and {@link * Lease#expireIn}. The fencing counter is written in the same script as the lock, so the
+         * taken from another client, a relay's token reservation, a watchdog renewal and {@link
+         * Lease#expireIn}. The fencing counter is written in the same script as the lock, so the
          * acknowledgement covers it and tokens stay monotonic across a failover. An acquire whose write
          * is not acknowledged within {@link #replicaAckTimeout} is undone (owner-checked release) and
          * fails with {@link LockReplicationException}; a renewal that is not acknowledged does not
          * extend the lease and is tried again in the next watchdog round, so the lease is lost (and
-         * the lost signal fires) if acknowledgement stays away until it runs out. See {@code * docs/topologies.md}.
+         * the lost signal fires) if acknowledgement stays away until it runs out. See {@code
+         * docs/topologies.md}.
          *
          * @param replicas how many replicas, 0 (the default) for none
          * @return this builder
@@ -306,7 +316,8 @@ public interface LockClient extends AutoCloseable {
 
         /**
          * With {@link #replicaAcks}, waits until the replicas have also written each change to their
-         * append-only file ({@code WAITAOF 0 n timeout}; Redis 7.2 and newer, replicas with {@code * appendonly yes}), not only received it (default false).
+         * append-only file ({@code WAITAOF 0 n timeout}; Redis 7.2 and newer, replicas with {@code
+         * appendonly yes}), not only received it (default false).
          *
          * @param fsync whether to wait for the replicas' AOF
          * @return this builder
@@ -320,7 +331,9 @@ public interface LockClient extends AutoCloseable {
          * Makes {@link #build()} return a Redlock client over independent masters instead of a client of
          * one Redis: a lock is held when a quorum (N/2 + 1) of the nodes granted it, its validity is the
          * lease time less the time the acquire took and a drift allowance (1% + 2 ms), and it is released
-         * on every node. The other options apply to every node ({@link #commandTimeout}, {@link * #clientName}, {@link #transport}) or to the whole client; {@link #redisUri} and {@link * #replicaAcks} do not combine with it. Waiters poll with a jittered backoff: there is no FIFO
+         * on every node. The other options apply to every node ({@link #commandTimeout}, {@link
+         * #clientName}, {@link #transport}) or to the whole client; {@link #redisUri} and {@link
+         * #replicaAcks} do not combine with it. Waiters poll with a jittered backoff: there is no FIFO
          * hand-off across nodes. See {@code docs/redlock.md} for the guarantees and what is not supported.
          *
          * @param redisUris at least 3 standalone {@code redis://} or {@code rediss://} URIs of independent
@@ -337,7 +350,8 @@ public interface LockClient extends AutoCloseable {
          *
          * @return the connected client
          * @throws NullPointerException naming the option that is null (the URI, the lease time, the
-         *     key prefix, the command timeout or the client name; for {@link #redlock} {@code *     redisUris} or {@code redisUris[i]}), before any I/O
+         *     key prefix, the command timeout or the client name; for {@link #redlock} {@code
+         *     redisUris} or {@code redisUris[i]}), before any I/O
          * @throws IllegalArgumentException naming the option that is invalid, before any I/O (for
          *     {@link #redlock}: fewer than 3 URIs, one that is not standalone, a server named twice)
          * @throws LockConnectionException if Redis cannot be reached within the command timeout (for

@@ -2,7 +2,8 @@ package dev.dlock;
 
 /**
  * The base of every exception dlock throws for a failure of the lock service (as opposed to a
- * misuse of the API, which is reported with the JDK's {@link IllegalArgumentException}, {@link * IllegalStateException} or {@link IllegalMonitorStateException}).
+ * misuse of the API, which is reported with the JDK's {@link IllegalArgumentException}, {@link
+ * IllegalStateException} or {@link IllegalMonitorStateException}).
  *
  * <p>All dlock exceptions are unchecked. Instances are immutable and safe to share between
  * threads.

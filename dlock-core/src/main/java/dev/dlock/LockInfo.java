@@ -101,7 +101,8 @@ public record LockInfo(
     }
 
     /**
-     * A mutex's snapshot with nobody queued in Redis (as for Redlock, whose waiters poll): kind {@value * LockAdmin#MUTEX}, the holder (if any) as its one holder of weight 1.
+     * A mutex's snapshot with nobody queued in Redis (as for Redlock, whose waiters poll): kind {@value
+     * LockAdmin#MUTEX}, the holder (if any) as its one holder of weight 1.
      *
      * @param name the lock name
      * @param holderId the holder's owner id, or empty when free

@@ -55,7 +55,8 @@ public interface LockListener {
     default void holdReleased(String lockName) {}
 
     /**
-     * A hold taken with a fixed lease time reached the end of that time (or of the time {@link * Lease#expireIn} set) without a release: the end its holder chose, as a ShedLock "lock at least
+     * A hold taken with a fixed lease time reached the end of that time (or of the time {@link
+     * Lease#expireIn} set) without a release: the end its holder chose, as a ShedLock "lock at least
      * for" window ends. Its {@link Lease} reports it as lost to its own listeners all the same.
      *
      * @param lockName the lock name

@@ -1,7 +1,8 @@
 package dev.dlock;
 
 /**
- * A write that would grant or keep a lock was not acknowledged by as many replicas as {@link * LockClient.Builder#replicaAcks} requires within {@link LockClient.Builder#replicaAckTimeout}. For
+ * A write that would grant or keep a lock was not acknowledged by as many replicas as {@link
+ * LockClient.Builder#replicaAcks} requires within {@link LockClient.Builder#replicaAckTimeout}. For
  * an acquire, the lock was released again (owner-checked) before this was thrown: nothing is held
  * on an unacknowledged write. An error, not "busy": retrying helps only once the replicas are back.
  *

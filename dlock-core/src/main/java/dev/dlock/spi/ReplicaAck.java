@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How many replicas must acknowledge a write, and for how long to wait: the arguments of {@code * WAIT replicas timeout}, or of {@code WAITAOF 0 replicas timeout} when {@code fsync} is set (Redis
+ * How many replicas must acknowledge a write, and for how long to wait: the arguments of {@code
+ * WAIT replicas timeout}, or of {@code WAITAOF 0 replicas timeout} when {@code fsync} is set (Redis
  * 7.2 and newer, replicas with {@code appendonly yes}). Immutable.
  *
  * @param replicas how many replicas, at least 1

@@ -65,7 +65,8 @@ public interface Transport extends AutoCloseable {
 
     /**
      * The node that serves this key's slot, when one script may touch keys of several slots held by
-     * one node: a cluster whose every node runs Redis 7.0+, where a script flagged {@code * allow-cross-slot-keys} is routed by its first key and reads the others from its arguments. The
+     * one node: a cluster whose every node runs Redis 7.0+, where a script flagged {@code
+     * allow-cross-slot-keys} is routed by its first key and reads the others from its arguments. The
      * watchdog then renews a node's leases in one call instead of one per slot. Null (the default)
      * where a script's keys must share one slot, or the node is not known now.
      *
@@ -140,7 +141,8 @@ public interface Transport extends AutoCloseable {
 
     /**
      * Whether {@link #subscribe} uses sharded pub/sub ({@code SSUBSCRIBE}, Redis 7.0 Cluster), so
-     * that dlock's scripts must publish with {@code SPUBLISH}; false (the default) means {@code * SUBSCRIBE} and {@code PUBLISH}.
+     * that dlock's scripts must publish with {@code SPUBLISH}; false (the default) means {@code
+     * SUBSCRIBE} and {@code PUBLISH}.
      *
      * @return true for sharded pub/sub
      */

@@ -18,7 +18,8 @@ public interface TransportFactory {
     Transport connect(TransportConfig config);
 
     /**
-     * Whether this factory can connect to the URI (by its scheme: {@code redis://}, {@code * rediss://}, {@code redis-sentinel://}); discovery skips factories that cannot. The default
+     * Whether this factory can connect to the URI (by its scheme: {@code redis://}, {@code
+     * rediss://}, {@code redis-sentinel://}); discovery skips factories that cannot. The default
      * accepts every URI.
      *
      * @param redisUri the URI, already checked to be a Redis URI

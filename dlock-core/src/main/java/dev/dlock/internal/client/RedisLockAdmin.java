@@ -16,7 +16,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@link LockAdmin} on the admin scripts: each call is one script (a page of {@code SCAN} for {@link * #list}), run on the client's connection, over every kind of name (a mutex's hash, a shared lock's
+ * {@link LockAdmin} on the admin scripts: each call is one script (a page of {@code SCAN} for {@link
+ * #list}), run on the client's connection, over every kind of name (a mutex's hash, a shared lock's
  * record: admin-read.lua). Waiters are counted from the name's queue. Thread-safe: it
  * holds only immutable state and the thread-safe script runner.
  */

@@ -7,7 +7,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * What one kind of lock does in Redis for its {@link RedisLease}s: how a lease is released, renewed
- * and told of its loss. The mutex's is its name's {@link NameRelay} (relays, {@code release.lua}, {@code * renew.lua}); a semaphore's is its {@link RedisSemaphore} ({@code semaphore-*.lua}). Implementations
+ * and told of its loss. The mutex's is its name's {@link NameRelay} (relays, {@code release.lua}, {@code
+ * renew.lua}); a semaphore's is its {@link RedisSemaphore} ({@code semaphore-*.lua}). Implementations
  * are thread-safe.
  */
 public interface LeaseKind {

@@ -67,7 +67,8 @@ public final class Leases {
     }
 
     /**
-     * Ends a fixed lease at its deadline, unless it has moved later meanwhile ({@link * RedisLease#expireIn}, which schedules a check of its own for the later deadline).
+     * Ends a fixed lease at its deadline, unless it has moved later meanwhile ({@link
+     * RedisLease#expireIn}, which schedules a check of its own for the later deadline).
      */
     void expireAtDeadline(RedisLease lease, String reason) {
         long delay = lease.deadline() - ticker.nanos();

@@ -36,7 +36,8 @@ import java.util.function.Function;
  * <p>A name taken before a wait for a later one can be lost during that wait (its key deleted by a
  * failover without acknowledgements, an eviction or an operator; a pause longer than its lease) and be
  * taken by another client. So before it returns, a blocking acquire checks every part on the caller's
- * thread as a single acquire checks its hold ({@link CallerChecked}): a part taken more than {@value * #CONFIRM_AFTER_MILLIS} ms before the last one is confirmed in Redis by a renewal (one round trip), and
+ * thread as a single acquire checks its hold ({@link CallerChecked}): a part taken more than {@value
+ * #CONFIRM_AFTER_MILLIS} ms before the last one is confirmed in Redis by a renewal (one round trip), and
  * any part lost or under half its lease fails the check; then every name is released and the acquire
  * starts over within its deadline (MultiLostPartContract). An uncontended acquire takes its names
  * within that time and costs no extra round trip. The asynchronous acquire ({@link MultiAcquire})

@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <ul>
  *   <li>a <em>checked relay</em> runs {@code pass.lua}: if no other client queues for the lock, it
- *       keeps the hold, renews it and issues a fresh fencing token plus a reserved block of {@value *       #BLOCK} − 1 more; if another client queues, it releases and hands the lock to that client as
+ *       keeps the hold, renews it and issues a fresh fencing token plus a reserved block of {@value
+ *       #BLOCK} − 1 more; if another client queues, it releases and hands the lock to that client as
  *       a release does, and the head of the line becomes the actor and queues in Redis;
  *   <li>a <em>free relay</em> (no round trip) gives the head the next reserved token and the hold's
  *       validity, while the block lasts, for at most {@value #CHECK_MILLIS} ms after the checked

@@ -9,7 +9,8 @@ import java.util.concurrent.Executor;
 
 /**
  * The settings of {@code LockClient.Builder} as the application gave them, not yet checked: the
- * builder holds one and replaces it at each setter. {@link ClientOptions#of(Settings)} and {@link * RedlockOptions#of(Settings)} validate them. Immutable and thread-safe (the callback executor,
+ * builder holds one and replaces it at each setter. {@link ClientOptions#of(Settings)} and {@link
+ * RedlockOptions#of(Settings)} validate them. Immutable and thread-safe (the callback executor,
  * transport factory and listeners are the application's).
  *
  * @param redisUri the URI of one Redis, or null

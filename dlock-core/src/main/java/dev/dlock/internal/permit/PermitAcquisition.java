@@ -12,7 +12,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One acquire on the shared-lock model (semaphore permits, a read or write hold), run as the {@link * QueuedAcquisition} loop over its kind's acquire script (docs/lock-family.md); each acquire is one of
+ * One acquire on the shared-lock model (semaphore permits, a read or write hold), run as the {@link
+ * QueuedAcquisition} loop over its kind's acquire script (docs/lock-family.md); each acquire is one of
  * its own (no line in the JVM). A busy reply says how long until the earliest holder's lease may run
  * out; a reply of 0 refuses for good (a read hold to be taken beside a write hold that is gone). Its
  * outcome is {@link #result()}.

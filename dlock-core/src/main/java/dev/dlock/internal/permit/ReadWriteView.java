@@ -27,7 +27,8 @@ import java.util.concurrent.CompletableFuture;
  * writer take a read hold beside its own (the downgrade: {@code rw-acquire.lua} admits it at once).
  * Thread-owned holds are counted in the client's {@link ThreadHolds} under this view's role, so re-entry
  * touches no Redis; a thread holding the read lock is refused the write lock (no upgrade). It is also the
- * {@link LeaseKind} of its leases: released by {@code rw-release.lua}, renewed by {@code * semaphore-renew.lua} (the holders' hash is the same shape). Immutable and thread-safe.
+ * {@link LeaseKind} of its leases: released by {@code rw-release.lua}, renewed by {@code
+ * semaphore-renew.lua} (the holders' hash is the same shape). Immutable and thread-safe.
  */
 final class ReadWriteView extends ThreadLocking implements PermitKind {
     /** The first word of a read-write lock's record, its {@code LockInfo.kind()}. */

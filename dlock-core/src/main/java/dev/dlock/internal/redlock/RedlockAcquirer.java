@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
  * so many nodes answered "busy" that no quorum can grant. It is taken only if a quorum granted, fewer than a
  * quorum failed, and the hold still has at least half its lease time of validity, counted from before
  * the first send less the drift allowance ({@link Validity}); anything else releases it on every node.
- * If fewer than a quorum of nodes answered at all, no wait can help: it fails with {@link * LockConnectionException}.
+ * If fewer than a quorum of nodes answered at all, no wait can help: it fails with {@link
+ * LockConnectionException}.
  *
  * <p>Fencing: each node that grants increments its own counter for the lock; the token is the largest
  * of the granting nodes' counters. Before the acquire returns, every node that answered it must hold a

@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A Redlock lock: the {@link DistributedLock} contract over independent masters ({@link * RedlockAcquirer}). A thread's {@code lock()} takes a watchdog-renewed hold under a lease owner id of
+ * A Redlock lock: the {@link DistributedLock} contract over independent masters ({@link
+ * RedlockAcquirer}). A thread's {@code lock()} takes a watchdog-renewed hold under a lease owner id of
  * its own and counts re-entries here, so only the first {@code lock()} and the last {@code unlock()}
  * touch the nodes. Waiting polls (see {@link RedlockAcquirer}): there is no FIFO hand-off. Thread-safe;
  * a hold's count is only touched by its thread.

@@ -245,7 +245,8 @@ final class RedlockNodes implements AutoCloseable {
 
     /**
      * Sends a script to every node at once. The future completes, never exceptionally, with the round
-     * when every node has answered or failed (each within the command timeout), or as soon as {@code * enough} (checked after every reply, under the round's monitor) says the outcome is decided;
+     * when every node has answered or failed (each within the command timeout), or as soon as {@code
+     * enough} (checked after every reply, under the round's monitor) says the outcome is decided;
      * replies that arrive later are dropped.
      */
     CompletableFuture<Round> fanOut(Script script, String[] keys, String[] args, Predicate<Round> enough) {

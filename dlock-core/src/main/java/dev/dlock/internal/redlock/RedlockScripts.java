@@ -7,7 +7,8 @@ import dev.dlock.spi.Script;
 /**
  * The Redlock scripts ({@code redlock-*.lua}, beside {@link Scripts}' own) and the keys of a lock on
  * each node. A Redlock lock lives under its own keys, apart from the queue-based lock of the same name:
- * {@code <lock key>:redlock} holds the owner id as a string with a PX expiry, {@code * <lock key>:redlock-fence} the node's fencing counter.
+ * {@code <lock key>:redlock} holds the owner id as a string with a PX expiry, {@code
+ * <lock key>:redlock-fence} the node's fencing counter.
  */
 final class RedlockScripts {
     static final Script ACQUIRE = Scripts.load("redlock-acquire", Script.Reply.ARRAY);

@@ -84,7 +84,8 @@ public final class ScriptRunner {
 
     /**
      * Runs a script whose writes grant or keep a lock: with {@code replicaAcks}, the transport waits
-     * for the replicas on the connection that ran it; without, the count is 0 and {@link * #acknowledged} is always true.
+     * for the replicas on the connection that ran it; without, the count is 0 and {@link
+     * #acknowledged} is always true.
      */
     public CompletableFuture<Replicated> evalGranting(Script script, String[] keys, String[] args) {
         if (ack == null) {

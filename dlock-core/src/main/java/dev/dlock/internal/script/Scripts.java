@@ -80,7 +80,8 @@ public final class Scripts {
     /**
      * A renewal script as it runs over the keys of several slots of one cluster node (Redis 7.0+,
      * {@code Transport.crossSlotNode}): flagged {@code allow-cross-slot-keys}, it is routed by its one
-     * declared key and reads the others from its arguments, after the owners: {@code KEYS[1]}, {@code * ARGV[1]} lease ms, {@code ARGV[2..n+1]} the owners of keys 1..n, {@code ARGV[n+2..2n]} keys 2..n.
+     * declared key and reads the others from its arguments, after the owners: {@code KEYS[1]}, {@code
+     * ARGV[1]} lease ms, {@code ARGV[2..n+1]} the owners of keys 1..n, {@code ARGV[n+2..2n]} keys 2..n.
      * A key whose slot is not on the node fails the whole call (the watchdog then renews by slot).
      *
      * @throws IllegalArgumentException for a script that does not read its keys through the line

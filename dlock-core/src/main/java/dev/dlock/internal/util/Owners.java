@@ -4,7 +4,8 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The ids one client writes to Redis: its random client id, the owner id of each thread (for {@code * lock()}) and of each lease (for {@code acquire()}), and the wait ids that hand-off messages name.
+ * The ids one client writes to Redis: its random client id, the owner id of each thread (for {@code
+ * lock()}) and of each lease (for {@code acquire()}), and the wait ids that hand-off messages name.
  * Thread-safe.
  */
 public final class Owners {

@@ -10,7 +10,8 @@ import java.util.concurrent.locks.Condition;
 
 /**
  * The {@link java.util.concurrent.locks.Lock} entry points of a {@link DistributedLock}, shared by the
- * lock of one Redis, the read-write lock's views and the Redlock lock: each maps to one {@link * #lockForThread} call with its wait and interruptibility, checking the interrupt flag first where the
+ * lock of one Redis, the read-write lock's views and the Redlock lock: each maps to one {@link
+ * #lockForThread} call with its wait and interruptibility, checking the interrupt flag first where the
  * {@code Lock} contract says so; the lease-owned {@code acquire}/{@code tryAcquire} overloads, each one
  * {@link #awaitLease} call; and {@link #newCondition()}, which none offers.
  * Thread-safety is the subclass's, as {@link #lockForThread} has it.

@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The loop every acquire that waits in a Redis FIFO queue runs, asynchronously so that no thread
- * blocks while it waits: the mutex's {@link Acquisition} and the shared-lock model's {@link * PermitAcquisition} (docs/waiting.md, docs/lock-family.md). Protocol:
+ * blocks while it waits: the mutex's {@link Acquisition} and the shared-lock model's {@link
+ * PermitAcquisition} (docs/waiting.md, docs/lock-family.md). Protocol:
  *
  * <ol>
  *   <li>Try once (one round trip: the uncontended path). When this client is still subscribed to

@@ -20,7 +20,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The public API's argument and state checks, uniformly: a null argument throws {@link * NullPointerException} naming it, and every method that would talk to Redis throws {@link * IllegalStateException} once the client is closed — all before any I/O (the fake transport records
+ * The public API's argument and state checks, uniformly: a null argument throws {@link
+ * NullPointerException} naming it, and every method that would talk to Redis throws {@link
+ * IllegalStateException} once the client is closed — all before any I/O (the fake transport records
  * every call, and none is sent).
  */
 final class ApiArgumentsTest {

@@ -24,7 +24,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Pins the names and messages the scripts write to those the Java side reads, on a real server: the
- * channel a hand-off is published on (built in Lua by {@code channel_of}) is the one {@link * Acquisition} subscribes to (built from {@link LockKeys}), the grant message has the shape {@link * WaitRoom} parses, and the admin scan finds the lock by the key {@link LockKeys} names. A change on
+ * channel a hand-off is published on (built in Lua by {@code channel_of}) is the one {@link
+ * Acquisition} subscribes to (built from {@link LockKeys}), the grant message has the shape {@link
+ * WaitRoom} parses, and the admin scan finds the lock by the key {@link LockKeys} names. A change on
  * one side only fails here, not in a hand-off that silently never arrives.
  */
 final class ScriptFormatsIT {

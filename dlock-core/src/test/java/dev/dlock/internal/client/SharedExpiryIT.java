@@ -26,7 +26,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * How long the shared model's keys live (issue 24, defects 4 and 5; docs/lock-family.md, "Keys"): the
  * holders' hash never expires before the longest lease in it, whichever script writes it last, and the
- * record (kind and count) lives as long as any holder or waiter does, so a count set by {@code * setPermits} is never silently replaced by the one in code. Days cannot pass in a test: each test reads
+ * record (kind and count) lives as long as any holder or waiter does, so a count set by {@code
+ * setPermits} is never silently replaced by the one in code. Days cannot pass in a test: each test reads
  * the expiry a script left, or puts a key's expiry where days of the scripts' own writes would have left
  * it (PEXPIRE to what remains of it) and shows what happens then. A real server; scripts are run as the
  * client runs them, the watchdog's renewals included.

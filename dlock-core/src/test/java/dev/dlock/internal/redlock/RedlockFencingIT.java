@@ -30,7 +30,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * from one hold to the next while d + ℓ ≤ N − quorum. The reproduction of issue 24's defect 3, on 3
  * masters without AOF: counters A=5, B=3, C=5; hold 1 gets 6 while its write-back to B fails once; A
  * restarts empty (ℓ = 1); a competitor holds C; hold 2 must still get more than 6 (it got 5 when a bare
- * quorum of confirmations was enough). The faults are a wrapped transport on one node ({@link * FaultyNode}); every test uses its own lock name and leaves every node up.
+ * quorum of confirmations was enough). The faults are a wrapped transport on one node ({@link
+ * FaultyNode}); every test uses its own lock name and leaves every node up.
  */
 final class RedlockFencingIT {
     @RegisterExtension

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Quorum masks over 5 independent masters, as go-redsync tests them: for every one of the 32 subsets of
- * nodes down, an acquire succeeds if and only if at least 3 nodes are up; with fewer it throws {@link * LockConnectionException} (never an empty result, also with a wait); with a holder on a quorum a second
+ * nodes down, an acquire succeeds if and only if at least 3 nodes are up; with fewer it throws {@link
+ * LockConnectionException} (never an empty result, also with a wait); with a holder on a quorum a second
  * client gets an empty result; and the release, sent to every node, does not fail because nodes are down.
  * The masks are walked in Gray-code order, so each step brings one node down or up: nodes 0, 2 and 4 go
  * down by SIGKILL (and come back empty), nodes 1 and 3 by SIGSTOP (they hang until the command timeout).
