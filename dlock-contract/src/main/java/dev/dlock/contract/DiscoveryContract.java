@@ -17,6 +17,9 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class DiscoveryContract extends TransportContract {
 
+    /** Extended once by each transport's test class, which names its factory. */
+    protected DiscoveryContract() {}
+
     @Test
     void serviceLoader_findsThisTransportAlone() {
         assertThat(ServiceLoader.load(TransportFactory.class).stream().map(ServiceLoader.Provider::type))

@@ -11,6 +11,9 @@ import dev.dlock.spi.TransportFactory;
  * class path; {@link #topology()} chooses the Redis topology for contracts on {@link ContractRedis}.
  */
 public abstract class TransportContract {
+
+    /** Extended by every contract class. */
+    protected TransportContract() {}
     /**
      * The transport under test.
      *
