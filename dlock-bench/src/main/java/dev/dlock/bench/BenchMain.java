@@ -38,6 +38,13 @@ public final class BenchMain {
         boolean report = true;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
+                case "--virtual" -> {
+                    List<String> failed = VirtualMain.run(List.of(args).subList(i + 1, args.length));
+                    if (!failed.isEmpty()) {
+                        System.exit(1);
+                    }
+                    return;
+                }
                 case "--quick" -> settings = Settings.quick();
                 case "--only" -> workloads = parse(Workload.class, args[++i]);
                 case "--peers" -> peers = parse(Peer.class, args[++i]);
@@ -210,6 +217,8 @@ public final class BenchMain {
                 "  --topologies LIST         all, or some of " + String.join(",", Topology.options())
                         + " (none by default)",
                 "  --no-standalone           skip the main suite (only the topology section is rewritten)",
+                "  --virtual [--runs N] [--threads N] [--names N] [--measure-ms N] [--docs DIR] [--no-report]",
+                "                            only W15: virtual threads over few names (JDK 21+); its own section",
                 "  --docs DIR                where benchmarks.md and benchmarks.png go (default docs)",
                 "  --no-report               print only",
                 "  --help                    this text",
