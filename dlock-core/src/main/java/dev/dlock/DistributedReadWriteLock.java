@@ -1,7 +1,7 @@
 package dev.dlock;
 
 /**
- * A read-write lock of one name: many readers or one writer, across every client (docs/lock-family.md).
+ * A read-write lock of one name: many readers or one writer, across every client (<a href="https://github.com/dlock-dev/dlock/blob/main/docs/lock-family.md">docs/lock-family.md</a>).
  * Its {@link #readLock()} and {@link #writeLock()} are {@link DistributedLock}s, so each offers the
  * thread-owned {@code lock()/unlock()} (reentrant per thread and view) and the lease-owned {@code
  * acquire()}; every hold, read or write, is a {@link Lease} of its own with its own fencing token from

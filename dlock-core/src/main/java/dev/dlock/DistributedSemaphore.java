@@ -9,7 +9,7 @@ import java.util.concurrent.CompletableFuture;
  * or more permits as one {@link Lease}, with its own fencing token (tokens of one name strictly
  * increase across all its permits and its mutex's holds) and its own lease time: renewed by the
  * client's watchdog, or fixed. A holder that crashes gives its permits back when its lease runs out,
- * by Redis' clock alone (docs/lock-family.md).
+ * by Redis' clock alone (<a href="https://github.com/dlock-dev/dlock/blob/main/docs/lock-family.md">docs/lock-family.md</a>).
  *
  * <pre>{@code
  * DistributedSemaphore exports = client.semaphore("exports", 3);

@@ -80,7 +80,7 @@ public interface LockAdmin {
     /**
      * Deletes every key of a lock name of any kind, its fencing counter included, and wakes its waiters. Only for
      * throwaway names (tests, demos): afterwards the fencing tokens of this name rely on the server
-     * clock alone (docs/fencing.md).
+     * clock alone (<a href="https://github.com/dlock-dev/dlock/blob/main/docs/fencing.md">docs/fencing.md</a>).
      *
      * @param name the lock name
      * @return the number of keys deleted
@@ -109,7 +109,7 @@ public interface LockAdmin {
     /**
      * One lock name as an operator sees it, of any kind: a mutex ({@code "mutex"}) has at most one
      * holder; a shared lock (a semaphore, {@code "semaphore"}, or any kind built on the shared-lock
-     * model, docs/lock-family.md) has holders with weights (permits) against a capacity. Immutable and
+     * model, <a href="https://github.com/dlock-dev/dlock/blob/main/docs/lock-family.md">docs/lock-family.md</a>) has holders with weights (permits) against a capacity. Immutable and
      * thread-safe.
      *
      * @param name the lock name

@@ -32,10 +32,14 @@ public interface LockClient extends AutoCloseable {
      * @throws IllegalArgumentException if {@code redisUri} is blank or not a Redis URI
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      * @throws LockAuthenticationException if Redis refuses the credentials
+     * @throws LockConfigurationException if Redis refuses the URI's database index ({@code /99} on a
+     *     server with 16 databases); not worth retrying
      * @throws LockException if no transport (such as {@code dlock-lettuce}) is on the class path
      */
     static LockClient connect(String redisUri) {
-        return builder().redisUri(redisUri).build();
+        return builder()
+                .redisUri(java.util.Objects.requireNonNull(redisUri, "redisUri"))
+                .build();
     }
 
     /**
@@ -115,7 +119,7 @@ public interface LockClient extends AutoCloseable {
      * {@code [a, b]}; {@link DistributedLock#isLocked()} tells whether any of them is held; {@link
      * DistributedLock#info()} is not supported (ask each name). The names may live on different cluster
      * slots or Redlock quorums: all-or-none holds for the lease the application sees, not as one
-     * atomic Redis write (docs/lock-family.md).
+     * atomic Redis write (<a href="https://github.com/dlock-dev/dlock/blob/main/docs/lock-family.md">docs/lock-family.md</a>).
      *
      * <pre>{@code
      * try (Lease lease = client.multiLock("account-7", "account-3").acquire()) {
@@ -181,7 +185,7 @@ public interface LockClient extends AutoCloseable {
 
         /**
          * Sets the Redis URI: {@code redis://[[user]:password@]host[:port][/db]}, {@code rediss://}
-         * for TLS, or {@code redis-sentinel://}.
+         * for TLS, or {@code redis-sentinel://}. Required, unless {@link #redlock} names the servers.
          *
          * @param redisUri the URI
          * @return this builder
@@ -291,8 +295,8 @@ public interface LockClient extends AutoCloseable {
          * is not acknowledged within {@link #replicaAckTimeout} is undone (owner-checked release) and
          * fails with {@link LockReplicationException}; a renewal that is not acknowledged does not
          * extend the lease and is tried again in the next watchdog round, so the lease is lost (and
-         * the lost signal fires) if acknowledgement stays away until it runs out. See {@code
-         * docs/topologies.md}.
+         * the lost signal fires) if acknowledgement stays away until it runs out. See
+         * <a href="https://github.com/dlock-dev/dlock/blob/main/docs/topologies.md">docs/topologies.md</a>.
          *
          * @param replicas how many replicas, 0 (the default) for none
          * @return this builder
@@ -334,7 +338,7 @@ public interface LockClient extends AutoCloseable {
          * on every node. The other options apply to every node ({@link #commandTimeout}, {@link
          * #clientName}, {@link #transport}) or to the whole client; {@link #redisUri} and {@link
          * #replicaAcks} do not combine with it. Waiters poll with a jittered backoff: there is no FIFO
-         * hand-off across nodes. See {@code docs/redlock.md} for the guarantees and what is not supported.
+         * hand-off across nodes. See <a href="https://github.com/dlock-dev/dlock/blob/main/docs/redlock.md">docs/redlock.md</a> for the guarantees and what is not supported.
          *
          * @param redisUris at least 3 standalone {@code redis://} or {@code rediss://} URIs of independent
          *     masters, no server twice; checked by {@link #build()}
@@ -349,14 +353,18 @@ public interface LockClient extends AutoCloseable {
          * Validates the options, connects and checks the connection with a {@code PING}.
          *
          * @return the connected client
-         * @throws NullPointerException naming the option that is null (the URI, the lease time, the
-         *     key prefix, the command timeout or the client name; for {@link #redlock} {@code
-         *     redisUris} or {@code redisUris[i]}), before any I/O
+         * @throws IllegalStateException if neither {@link #redisUri} nor {@link #redlock} was called
+         *     (or {@code redisUri} was set to null), before any I/O
+         * @throws NullPointerException naming the option that is null (the lease time, the key
+         *     prefix, the command timeout or the client name; for {@link #redlock} {@code redisUris}
+         *     or {@code redisUris[i]}), before any I/O
          * @throws IllegalArgumentException naming the option that is invalid, before any I/O (for
          *     {@link #redlock}: fewer than 3 URIs, one that is not standalone, a server named twice)
          * @throws LockConnectionException if Redis cannot be reached within the command timeout (for
          *     {@link #redlock}: if fewer than a quorum of the nodes can be reached)
          * @throws LockAuthenticationException if Redis refuses the credentials
+         * @throws LockConfigurationException if Redis refuses the URI's database index; not worth
+         *     retrying, unlike a {@link LockConnectionException}
          * @throws LockException if no transport is on the class path
          */
         public LockClient build() {

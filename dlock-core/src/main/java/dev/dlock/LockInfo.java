@@ -23,7 +23,7 @@ import java.util.Optional;
  *     nothing queues (Redlock waiters poll)
  * @param queue the first queued waiters in FIFO order, with the weight each asks for (up to {@value #QUEUE_SHOWN};
  *     all are counted in {@code waiters}). A mutex's acquires behind another acquire or hold of the same client wait in
- *     that client's line (docs/waiting.md), not in Redis: they are neither listed nor counted.
+ *     that client's line (<a href="https://github.com/dlock-dev/dlock/blob/main/docs/waiting.md">docs/waiting.md</a>), not in Redis: they are neither listed nor counted.
  */
 public record LockInfo(
         String name,

@@ -28,6 +28,12 @@ public final class BenchMain {
      */
     public static void main(String[] args) throws Exception {
         System.setProperty("java.awt.headless", "true");
+        if (args.length > 0 && args[0].equals("--virtual")) { // W15 has options of its own (VirtualMain)
+            if (!VirtualMain.run(List.of(args).subList(1, args.length)).isEmpty()) {
+                System.exit(1);
+            }
+            return;
+        }
         BenchOptions options = BenchOptions.parse(args);
         if (options.help) {
             System.out.print(BenchOptions.usage());

@@ -74,19 +74,49 @@ final class Report {
     }
 
     /**
+     * Where W15's section begins (written by {@code --virtual}, on JDK 21 or newer): between the main suite's part and
+     * the topology section, kept as it is by runs that do not measure it.
+     */
+    static final String VIRTUAL_MARK =
+            "<!-- dlock-bench --virtual writes the section below (W15, virtual threads); the main suite the part above -->\n";
+
+    /**
      * The page from its main part and topology section, each the new one where given, else the one in {@code
      * existing}; the history pointer ends it.
      */
     static String splice(String existing, String main, String topologies) {
+        return splice(existing, main, null, topologies);
+    }
+
+    /**
+     * The page from its main part, W15's section and topology section, each the new one where given, else the one in
+     * {@code existing}; the history pointer ends it.
+     */
+    static String splice(String existing, String main, String virtual, String topologies) {
         String body = existing.endsWith(HISTORY_POINTER)
                 ? existing.substring(0, existing.length() - HISTORY_POINTER.length())
                 : existing;
         int mark = body.indexOf(TOPOLOGIES_MARK);
-        String oldMain = mark < 0 ? body : body.substring(0, mark);
+        String above = mark < 0 ? body : body.substring(0, mark);
         String oldTopologies = mark < 0 ? "" : body.substring(mark + TOPOLOGIES_MARK.length());
+        int virtualMark = above.indexOf(VIRTUAL_MARK);
+        String oldMain = virtualMark < 0 ? above : above.substring(0, virtualMark);
+        String oldVirtual = virtualMark < 0 ? "" : above.substring(virtualMark + VIRTUAL_MARK.length());
         String newMain = main != null ? main : oldMain;
+        String newVirtual = virtual != null ? virtual : oldVirtual;
         String newTopologies = topologies != null ? topologies : oldTopologies;
-        return newMain + (newTopologies.isEmpty() ? "" : TOPOLOGIES_MARK + newTopologies) + HISTORY_POINTER;
+        return newMain
+                + (newVirtual.isEmpty() ? "" : VIRTUAL_MARK + newVirtual)
+                + (newTopologies.isEmpty() ? "" : TOPOLOGIES_MARK + newTopologies)
+                + HISTORY_POINTER;
+    }
+
+    /** Writes W15's section into {@code benchmarks.md}, keeping the rest of the page. */
+    static void writeVirtual(Path docs, String section) throws IOException {
+        Files.createDirectories(docs);
+        Path page = docs.resolve("benchmarks.md");
+        String existing = Files.exists(page) ? Files.readString(page) : "";
+        Files.writeString(page, splice(existing, null, section, null));
     }
 
     /** The main suite's part of the page, ending with a blank line; writes the chart. */

@@ -27,6 +27,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * holder and grants the queue.
  */
 public abstract class AdminContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected AdminContract() {}
+
     @RegisterExtension
     static final ContractRedis redis = ContractRedis.perClass();
 

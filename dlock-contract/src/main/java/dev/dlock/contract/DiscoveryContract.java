@@ -24,6 +24,9 @@ public abstract class DiscoveryContract extends TransportContract {
     @Override
     protected abstract TransportFactory transport();
 
+    /** Extended once by each transport's test class, which names its factory. */
+    protected DiscoveryContract() {}
+
     @Test
     void serviceLoader_findsThisTransportAlone() {
         assertThat(ServiceLoader.load(TransportFactory.class).stream().map(ServiceLoader.Provider::type))

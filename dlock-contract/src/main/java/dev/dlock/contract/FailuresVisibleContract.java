@@ -26,6 +26,10 @@ import org.junit.jupiter.api.Test;
  * here), and application callbacks run on the callback executor, never on the transport's threads.
  */
 public abstract class FailuresVisibleContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected FailuresVisibleContract() {}
+
     private static final Logger JUL = Logger.getLogger("dev.dlock");
     private final List<LogRecord> records = new CopyOnWriteArrayList<>();
     private final Handler capture = new Handler() {

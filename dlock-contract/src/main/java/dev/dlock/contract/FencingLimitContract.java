@@ -13,6 +13,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Tokens are doubles in Lua, exact up to 2^53 - 1: the counter stops there instead of repeating. */
 public abstract class FencingLimitContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected FencingLimitContract() {}
+
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.builder().build();
 

@@ -15,6 +15,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Contention across clients: releases hand the lock over in queue order, with no herd of retries. */
 public abstract class HandoffContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected HandoffContract() {}
+
     @RegisterExtension
     static final ContractRedis redis = ContractRedis.perMethod();
 

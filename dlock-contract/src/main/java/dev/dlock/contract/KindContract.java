@@ -34,6 +34,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * the input and lifecycle checks. What a kind cannot do is skipped with the kind's reason.
  */
 public abstract class KindContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected KindContract() {}
+
     @RegisterExtension
     static final ContractRedis redis = ContractRedis.perClass();
 

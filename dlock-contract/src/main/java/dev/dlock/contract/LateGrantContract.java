@@ -29,6 +29,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * publishes it again, byte for byte, while the thread waits anew: exactly what a late copy looks like.
  */
 public abstract class LateGrantContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected LateGrantContract() {}
+
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.builder().build();
 

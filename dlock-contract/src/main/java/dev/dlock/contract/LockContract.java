@@ -24,6 +24,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The basic contract of a lock: re-entry, ownership, waiting, expiry, fencing, bad input and errors. */
 public abstract class LockContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected LockContract() {}
+
     @RegisterExtension
     static final ContractRedis redis = ContractRedis.perClass();
 

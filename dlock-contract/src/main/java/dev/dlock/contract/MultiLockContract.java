@@ -32,6 +32,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * loss of one name's hold is the loss of the whole lease, reported once; a release releases every name.
  */
 public abstract class MultiLockContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected MultiLockContract() {}
+
     @RegisterExtension
     static final ContractRedis redis = ContractRedis.perClass();
 

@@ -29,6 +29,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code acquireAsync} alike.
  */
 public abstract class MultiLostPartContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected MultiLostPartContract() {}
+
     @RegisterExtension
     static final ContractRedis redis = ContractRedis.perClass();
 

@@ -17,6 +17,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Holders in other processes that crash or freeze, and a Redis restart with AOF. */
 public abstract class ProcessFaultContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected ProcessFaultContract() {}
+
     private static final long TTL_MS = 2000;
 
     @RegisterExtension

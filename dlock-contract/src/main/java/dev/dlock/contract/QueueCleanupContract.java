@@ -24,6 +24,10 @@ import org.junit.jupiter.api.Test;
  * and a take never leaves the taker's own queue entry behind for a release to hand the lock to.
  */
 public abstract class QueueCleanupContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected QueueCleanupContract() {}
+
     private RedisServer server;
     private final ExecutorService threads = Executors.newCachedThreadPool();
 

@@ -25,6 +25,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@link ReadWriteLockContract}'s.
  */
 public abstract class ReadWriteHoldsContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected ReadWriteHoldsContract() {}
+
     @RegisterExtension
     static final ContractRedis redis = ContractRedis.perClass();
 

@@ -30,6 +30,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * may do is {@link ReadWriteHoldsContract}'s.
  */
 public abstract class ReadWriteLockContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected ReadWriteLockContract() {}
+
     @RegisterExtension
     static final ContractRedis redis = ContractRedis.perClass();
 

@@ -31,6 +31,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * checks that a real transport carries it.
  */
 public abstract class RedlockContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected RedlockContract() {}
+
     @RegisterExtension
     final TopologyExtension<IndependentMasters> masters =
             IndependentMasters.builder().masters(3).extension(); // one set per test: tests kill nodes

@@ -23,6 +23,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * contract is the same code over the lock of one Redis ({@link MultiLockContract}).
  */
 public abstract class RedlockMultiLockContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected RedlockMultiLockContract() {}
+
     @RegisterExtension
     static final TopologyExtension<IndependentMasters> masters =
             IndependentMasters.builder().masters(3).extension();

@@ -29,6 +29,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * every safety property holds and other clients still get their turn.
  */
 public abstract class RelayContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected RelayContract() {}
+
     @RegisterExtension
     static final ContractRedis redis = ContractRedis.perMethod();
 

@@ -28,6 +28,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * owner-checked release sent right behind it, and a lease's release must run before the next acquire.
  */
 public abstract class ScriptOrderContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected ScriptOrderContract() {}
+
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.builder().build();
 

@@ -29,6 +29,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * a name is one kind of lock at a time.
  */
 public abstract class SemaphoreContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected SemaphoreContract() {}
+
     @RegisterExtension
     static final ContractRedis redis = ContractRedis.perClass();
 

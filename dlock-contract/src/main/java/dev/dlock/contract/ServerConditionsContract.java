@@ -18,6 +18,9 @@ import org.junit.jupiter.api.Test;
 /** Server conditions a client must handle: passwords, out of memory, a flushed script cache, a frozen server. */
 public abstract class ServerConditionsContract extends TransportContract {
 
+    /** Extended once by each transport's test class, which names its factory. */
+    protected ServerConditionsContract() {}
+
     @Test
     void wrongOrMissingPassword_failsWithAuthenticationError() {
         try (RedisServer server = RedisServer.builder().password("s3cret").start()) {

@@ -27,6 +27,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the waiter slept before the hand-off, and 100 ms (the minimum) leases still exclude each other.
  */
 public abstract class ShortLeaseContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected ShortLeaseContract() {}
+
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.builder().build();
 

@@ -35,6 +35,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * alike.
  */
 public abstract class StaleGrantContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected StaleGrantContract() {}
+
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.builder().build();
 

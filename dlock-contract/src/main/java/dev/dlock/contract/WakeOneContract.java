@@ -16,6 +16,10 @@ import org.junit.jupiter.api.RepeatedTest;
 
 /** A release hands the lock to one waiter, with no retries by anyone, and clients take turns. */
 public abstract class WakeOneContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected WakeOneContract() {}
+
     @RepeatedTest(5)
     void release_handsTheLockToOneWaiter_noOneRetries_clientsTakeTurns() throws Exception {
         try (RedisServer server = RedisServer.builder().start();

@@ -18,6 +18,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The watchdog renews every lease of a client in batches, and reports a lease lost at its next round. */
 public abstract class WatchdogContract extends TransportContract {
+
+    /** Extended once by each transport's test class, which names its factory. */
+    protected WatchdogContract() {}
+
     @RegisterExtension
     static final ContractRedis redis = ContractRedis.perMethod();
 

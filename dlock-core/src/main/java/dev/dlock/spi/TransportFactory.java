@@ -14,6 +14,8 @@ public interface TransportFactory {
      * @return a connected transport
      * @throws dev.dlock.LockConnectionException if Redis cannot be reached within the timeout
      * @throws dev.dlock.LockAuthenticationException if Redis refuses the credentials
+     * @throws dev.dlock.LockConfigurationException if Redis refuses the URI's database index (not
+     *     retryable)
      */
     Transport connect(TransportConfig config);
 

@@ -1,6 +1,7 @@
 package dev.dlock.lettuce;
 
 import dev.dlock.LockAuthenticationException;
+import dev.dlock.LockConfigurationException;
 import dev.dlock.LockConnectionException;
 import dev.dlock.spi.RedisReplyException;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -14,7 +15,7 @@ import java.util.concurrent.ExecutionException;
 final class Errors {
     private Errors() {}
 
-    /** A failure to connect: the credentials refused, or the server unreachable. */
+    /** A failure to connect: the credentials refused, the database index refused, or the server unreachable. */
     static RuntimeException connectFailure(String maskedUri, Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             String message = String.valueOf(t.getMessage());
@@ -23,6 +24,11 @@ final class Errors {
                     || message.contains("invalid password")
                     || message.contains("invalid username-password")) {
                 return new LockAuthenticationException(maskedUri, "Redis refused the credentials: " + message, e);
+            }
+            if (message.contains("DB index is out of range")) {
+                // only another URI (or server) helps, so not a connection failure that retries could cure
+                return new LockConfigurationException(
+                        maskedUri, "Redis refused the database of the URI: " + message.strip(), e);
             }
         }
         return new LockConnectionException(maskedUri, "cannot connect to Redis: " + rootMessage(e), e);

@@ -20,6 +20,8 @@ public final class LettuceTransportFactory implements TransportFactory {
      * @return the connected transport
      * @throws dev.dlock.LockConnectionException if Redis cannot be reached within the timeout
      * @throws dev.dlock.LockAuthenticationException if Redis refuses the credentials
+     * @throws dev.dlock.LockConfigurationException if Redis refuses the URI's database index (not
+     *     retryable)
      */
     @Override
     public Transport connect(TransportConfig config) {

@@ -1,6 +1,7 @@
 package dev.dlock.resp;
 
 import dev.dlock.LockAuthenticationException;
+import dev.dlock.LockConfigurationException;
 import dev.dlock.LockConnectionException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,6 +38,7 @@ final class Connection implements AutoCloseable {
      *
      * @throws LockConnectionException if Redis cannot be reached or does not answer in time
      * @throws LockAuthenticationException if Redis refuses the credentials
+     * @throws LockConfigurationException if Redis refuses the URI's database index
      */
     static Connection open(RedisEndpoint endpoint, String clientName, Duration timeout, String maskedUri) {
         return open(endpoint, clientName, timeout, maskedUri, false);
@@ -49,6 +51,7 @@ final class Connection implements AutoCloseable {
      * @throws NotMasterException if {@code requireMaster} and the server is a replica (or a sentinel)
      * @throws LockConnectionException if Redis cannot be reached or does not answer in time
      * @throws LockAuthenticationException if Redis refuses the credentials
+     * @throws LockConfigurationException if Redis refuses the URI's database index
      */
     static Connection open(
             RedisEndpoint endpoint, String clientName, Duration timeout, String maskedUri, boolean requireMaster) {
@@ -94,6 +97,7 @@ final class Connection implements AutoCloseable {
             throws IOException {
         CommandBuffer commands = new CommandBuffer();
         int replies = 0;
+        int selectReply = -1;
         if (endpoint.password() != null) {
             if (endpoint.user() != null) {
                 commands.command(3).bulk("AUTH").bulk(endpoint.user()).bulk(endpoint.password());
@@ -104,7 +108,7 @@ final class Connection implements AutoCloseable {
         }
         if (endpoint.database() != 0) {
             commands.command(2).bulk("SELECT").bulk(endpoint.database());
-            replies++;
+            selectReply = replies++;
         }
         commands.command(3).bulk("CLIENT").bulk("SETNAME").bulk(clientName);
         if (requireMaster) {
@@ -121,7 +125,7 @@ final class Connection implements AutoCloseable {
             // Redis answers every command even after a refused AUTH (with NOAUTH), so read them all.
             Object reply = reader.read();
             if (reply instanceof ErrorReply error && failure == null) {
-                failure = handshakeFailure(error.message(), maskedUri);
+                failure = handshakeFailure(error.message(), maskedUri, i == selectReply ? endpoint.database() : -1);
             }
             if (requireMaster && i == replies - 2) {
                 role = reply;
@@ -136,11 +140,17 @@ final class Connection implements AutoCloseable {
         }
     }
 
-    private static RuntimeException handshakeFailure(String message, String maskedUri) {
+    /** The exception for an error reply in the handshake; {@code database} when it answered SELECT, else -1. */
+    private static RuntimeException handshakeFailure(String message, String maskedUri, int database) {
         if (isAuthenticationError(message)
                 || message.contains("invalid password")
                 || message.contains("invalid username-password")) {
             return new LockAuthenticationException(maskedUri, "Redis refused the credentials: " + message, null);
+        }
+        if (database >= 0 && message.startsWith("ERR")) {
+            // "ERR DB index is out of range": only another URI (or server) helps, so not a connection failure
+            return new LockConfigurationException(
+                    maskedUri, "Redis refused database " + database + " of the URI: " + message, null);
         }
         return new LockConnectionException(maskedUri, "cannot connect to Redis: " + message, null);
     }

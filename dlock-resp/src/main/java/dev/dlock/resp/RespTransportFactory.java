@@ -40,6 +40,8 @@ public final class RespTransportFactory implements TransportFactory {
      * @throws dev.dlock.LockConnectionException if Redis cannot be reached within the timeout, no
      *     sentinel answered, or the sentinels do not know the master
      * @throws dev.dlock.LockAuthenticationException if Redis refuses the credentials
+     * @throws dev.dlock.LockConfigurationException if Redis refuses the URI's database index (not
+     *     retryable)
      */
     @Override
     public Transport connect(TransportConfig config) {

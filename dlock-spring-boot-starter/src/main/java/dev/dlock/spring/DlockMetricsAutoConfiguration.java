@@ -34,7 +34,7 @@ public class DlockMetricsAutoConfiguration {
     public DlockMetricsAutoConfiguration() {}
 
     /**
-     * The meters of the auto-configured client ({@code docs/metrics.md}).
+     * The meters of the auto-configured client (<a href="https://github.com/dlock-dev/dlock/blob/main/docs/metrics.md">docs/metrics.md</a>).
      *
      * @param registry the application's registry
      * @return the listener that records them

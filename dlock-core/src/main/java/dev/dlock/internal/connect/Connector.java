@@ -38,6 +38,10 @@ public final class Connector {
             }
             return RedlockClient.connect(RedlockOptions.of(settings));
         }
+        if (settings.redisUri() == null) {
+            throw new IllegalStateException("no Redis URI: call redisUri(\"redis://host:6379\") (or"
+                    + " redlock(uri1, uri2, uri3)) on LockClient.builder() before build()");
+        }
         return RedisLockClient.connect(ClientOptions.of(settings));
     }
 }
