@@ -18,9 +18,9 @@ public abstract class TransportContract {
     @Parameter
     ContractTarget target;
 
-
     /** Extended by every contract class. */
     protected TransportContract() {}
+
     /**
      * The transport under test.
      *
