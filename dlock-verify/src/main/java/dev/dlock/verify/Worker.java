@@ -315,7 +315,11 @@ final class Worker implements Runnable {
     }
 
     private void release(Acquirer.Held held, String name, long token) {
-        Op op = log.begin(Op.RELEASE, name, "", spec.commandTimeout().toNanos(), token, 0);
+        // With replicaAcks a release shares its connection with acked pairs (script + WAIT) and answers in order
+        // behind them: it fails no earlier than such a pair, whose deadline is the command timeout plus the ack
+        // timeout (docs/transport-resp.md, docs/transport-lettuce.md). Without acks ackTimeout is zero.
+        Op op = log.begin(
+                Op.RELEASE, name, "", spec.commandTimeout().plus(spec.ackTimeout()).toNanos(), token, 0);
         try {
             held.release();
             log.end(op, System.nanoTime(), Op.OK, token, 0, "");
