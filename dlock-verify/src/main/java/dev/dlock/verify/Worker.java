@@ -319,7 +319,12 @@ final class Worker implements Runnable {
         // behind them: it fails no earlier than such a pair, whose deadline is the command timeout plus the ack
         // timeout (docs/transport-resp.md, docs/transport-lettuce.md). Without acks ackTimeout is zero.
         Op op = log.begin(
-                Op.RELEASE, name, "", spec.commandTimeout().plus(spec.ackTimeout()).toNanos(), token, 0);
+                Op.RELEASE,
+                name,
+                "",
+                spec.commandTimeout().plus(spec.ackTimeout()).toNanos(),
+                token,
+                0);
         try {
             held.release();
             log.end(op, System.nanoTime(), Op.OK, token, 0, "");
