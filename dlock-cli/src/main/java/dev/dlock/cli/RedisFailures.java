@@ -43,7 +43,10 @@ final class RedisFailures {
         }
         if (reason.contains(DB_OUT_OF_RANGE)) {
             return CliFailure.badOption(
-                    "--redis", "the database index is out of range: " + at("Redis", uri) + " answered " + reason, e);
+                    "--redis",
+                    "the database index is out of range: " + at("Redis", uri) + " answered "
+                            + reason.substring(Math.max(0, reason.lastIndexOf("ERR "))),
+                    e);
         }
         return new CliFailure(ExitCodes.UNAVAILABLE, at("cannot reach Redis", uri) + ": " + reason, e);
     }

@@ -29,6 +29,9 @@ import org.junit.jupiter.params.provider.ArgumentsSource;
  * thread-safe and needs none: JUnit makes and uses each instance on one thread.
  */
 public abstract class ContractSuite {
+    /** Extended by each transport's one suite class. */
+    protected ContractSuite() {}
+
     /**
      * A new factory of the transport under test, such as {@code new RespTransportFactory()}; called for every client,
      * as a contract class's own {@link TransportContract#transport()} is.
