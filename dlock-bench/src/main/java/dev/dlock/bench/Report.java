@@ -138,7 +138,9 @@ final class Report {
                 .append(
                         " `benchmarks.png`. Add `--quick` for a one-run smoke test. The figures on Sentinel, Cluster and")
                 .append(" Redlock are in the section \"Topologies\" at the end, written by `--topologies` (not part of")
-                .append(" this default run).\n\n");
+                .append(" this default run). W15, 10,000 virtual threads next to W2's 16 platform threads, has its own")
+                .append(
+                        " section before \"Topologies\", written by `--virtual` on JDK 21+ (not part of this default run either).\n\n");
         environment(md, env);
         goals(md, runs);
         md.append("![pairs per second by workload and peer](benchmarks.png)\n\n");

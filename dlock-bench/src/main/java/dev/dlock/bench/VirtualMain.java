@@ -18,7 +18,7 @@ import java.util.function.ToDoubleFunction;
  */
 final class VirtualMain {
     static final String COMMAND = "mvn -q -B -DskipTests -pl dlock-bench -am package"
-            + " && JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 $JAVA_HOME/bin/java -jar dlock-bench/target/dlock-bench.jar"
+            + " && /usr/lib/jvm/temurin-25-jdk-amd64/bin/java -jar dlock-bench/target/dlock-bench.jar"
             + " --virtual";
     private static final Duration LEASE = Duration.ofSeconds(30);
 
@@ -112,7 +112,7 @@ final class VirtualMain {
                         + " waiters; dlock runs on dlock-resp, Redisson with its defaults, both with a 30 s watchdog"
                         + " lease, against one testkit `redis-server` (%s). %d runs, each mode once per run in rotating"
                         + " order: %d ms warm-up, then %d ms measured; tables show the median and, in brackets,"
-                        + " min–max. JDK: %s. %s, %s CPUs. Platform threads are sampled every 10 ms (`ThreadMXBean`,"
+                        + " min–max. JDK: %s; run at %s on %s. Platform threads are sampled every 10 ms (`ThreadMXBean`,"
                         + " which counts no virtual thread); pinned carriers are the `jdk.VirtualThreadPinned` events"
                         + " of a JFR recording of each run (threshold 0, stack traces), read back with"
                         + " `jdk.jfr.consumer`; \"in dlock\" means a frame of `dev.dlock` outside the benchmark.\n\n",
@@ -124,7 +124,7 @@ final class VirtualMain {
                 sizes.measureMillis(),
                 env.jdk(),
                 env.date(),
-                env.cpus() + " × " + env.cpuModel().split(" ")[0]));
+                env.cpus() + " × " + env.cpuModel()));
         md.append(String.format(
                 Locale.ROOT,
                 "**Measured on the shared, noisy 2-core host while other builds ran** (load average %s before, %s"

@@ -106,6 +106,20 @@ final class VirtualRunIT {
     }
 
     @Test
+    void report_keepsW15sSection_whenTheMainSuiteOrTheTopologiesAreRewritten() {
+        String page = Report.splice("main 1\n\n", null, "## W15 1\n\n", "## Topologies 1\n\n");
+        assertThat(page)
+                .isEqualTo("main 1\n\n" + Report.VIRTUAL_MARK + "## W15 1\n\n" + Report.TOPOLOGIES_MARK
+                        + "## Topologies 1\n\n" + Report.HISTORY_POINTER);
+        String rewritten = Report.splice(Report.splice(page, "main 2\n\n", null), null, "## Topologies 2\n\n");
+        assertThat(rewritten)
+                .isEqualTo("main 2\n\n" + Report.VIRTUAL_MARK + "## W15 1\n\n" + Report.TOPOLOGIES_MARK
+                        + "## Topologies 2\n\n" + Report.HISTORY_POINTER);
+        assertThat(Report.splice(rewritten, null, "## W15 2\n\n", null))
+                .contains("main 2", "## W15 2", "## Topologies 2");
+    }
+
+    @Test
     void pinnedFrames_countOnlyDlocksLibraryCode() {
         assertThat(Carriers.firstDlockFrame(
                         List.of("java.lang.Thread.sleep", "dev.dlock.resp.Connection.open", "dev.dlock.bench.X.run")))
