@@ -158,7 +158,6 @@ public interface DistributedSemaphore {
      * holds, the queue of waiters with the permits each asks for, and as its holder the latest permit
      * holder (the highest fencing token; when none, the last token issued for the name). Makes the
      * semaphore's record at first use, as {@link #availablePermits()} does. One round trip; a snapshot.
-     * Its {@code holdCount} is 0: permits are leases, not thread holds.
      *
      * @return a snapshot of the semaphore
      * @throws LockConnectionException if Redis does not answer within the command timeout

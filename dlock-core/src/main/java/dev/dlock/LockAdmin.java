@@ -38,23 +38,21 @@ public interface LockAdmin {
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      * @throws LockServerException if the name's key holds something that is not dlock's
      */
-    LockState status(String name);
+    LockInfo status(String name);
 
     /**
-     * Lists the held lock names of every kind (a name with at least one live holder) whose names match a glob pattern ({@code
-     *}, {@code ?}, {@code [...]} and
+     * Lists the held lock names of every kind (a name with at least one live holder) whose names match a glob pattern ({@code *}, {@code ?}, {@code [...]} and
      * {@code \} escapes, as Redis' {@code MATCH}). A lock taken or released during the walk may or may
      * not be listed.
      *
-     * @param pattern a glob over lock names; {@code
-     *} lists all
+     * @param pattern a glob over lock names; {@code *} lists all
      * @return the held locks, in no particular order
      * @throws NullPointerException if {@code pattern} is null
      * @throws IllegalArgumentException if {@code pattern} is blank
      * @throws IllegalStateException if the client is closed
      * @throws LockConnectionException if Redis cannot be reached within the command timeout
      */
-    List<LockState> list(String pattern);
+    List<LockInfo> list(String pattern);
 
     /**
      * Removes every holder of a lock name whoever holds it and lets the queue in, as releases would: a
@@ -105,103 +103,6 @@ public interface LockAdmin {
      * @throws IllegalStateException if the client is closed
      */
     String keyBeside(String name, String suffix);
-
-    /**
-     * One lock name as an operator sees it, of any kind: a mutex ({@code "mutex"}) has at most one
-     * holder; a shared lock (a semaphore, {@code "semaphore"}, or any kind built on the shared-lock
-     * model, <a href="https://github.com/dlock-dev/dlock/blob/main/docs/lock-family.md">docs/lock-family.md</a>) has holders with weights (permits) against a capacity. Immutable and
-     * thread-safe.
-     *
-     * @param name the lock name
-     * @param kind what the name is: {@code "mutex"}, or the first word of a shared lock's record, such
-     *     as {@code "semaphore"}
-     * @param holderId the owner id of the holder with the highest fencing token (a mutex's one holder),
-     *     or empty when nobody holds the name
-     * @param remaining that holder's remaining lease time as Redis counts it, zero when free
-     * @param fencingToken that holder's token; when free, the last token issued if Redis still has it,
-     *     else 0
-     * @param waiters how many acquires are queued in Redis (threads or leases, of any client)
-     * @param capacity the weight the holders may hold together: 1 for a mutex, a semaphore's permits
-     * @param holders every live holder, by fencing token (oldest first)
-     * @param queue the first queued waiters in FIFO order ({@link LockAdmin#status} lists up to 100;
-     *     {@link LockAdmin#list} lists none, only their count in {@code waiters})
-     */
-    record LockState(
-            String name,
-            String kind,
-            Optional<String> holderId,
-            Duration remaining,
-            long fencingToken,
-            long waiters,
-            int capacity,
-            List<Holder> holders,
-            List<Waiter> queue) {
-
-        /**
-         * Validates the components and copies the lists.
-         *
-         * @param name see the record component
-         * @param kind see the record component
-         * @param holderId see the record component
-         * @param remaining see the record component
-         * @param fencingToken see the record component
-         * @param waiters see the record component
-         * @param capacity see the record component
-         * @param holders see the record component
-         * @param queue see the record component
-         * @throws NullPointerException if a reference component is null
-         */
-        public LockState {
-            Objects.requireNonNull(name, "name");
-            Objects.requireNonNull(kind, "kind");
-            Objects.requireNonNull(holderId, "holderId");
-            Objects.requireNonNull(remaining, "remaining");
-            holders = List.copyOf(holders);
-            queue = List.copyOf(queue);
-        }
-
-        /**
-         * A mutex's state: one holder at most, the queue not listed.
-         *
-         * @param name the lock name
-         * @param holderId the holder's owner id, or empty when the lock is free
-         * @param remaining the holder's remaining lease time, zero when free
-         * @param fencingToken the holder's token, or the last one issued when free (0: unknown)
-         * @param waiters the acquires queued in Redis
-         * @throws NullPointerException if a reference argument is null
-         */
-        public LockState(String name, Optional<String> holderId, Duration remaining, long fencingToken, long waiters) {
-            this(
-                    name,
-                    MUTEX,
-                    holderId,
-                    remaining,
-                    fencingToken,
-                    waiters,
-                    1,
-                    holderId.map(id -> List.of(new Holder(id, 1, fencingToken, remaining)))
-                            .orElse(List.of()),
-                    List.of());
-        }
-
-        /**
-         * Tells whether somebody held the name when it was read.
-         *
-         * @return {@code true} when held
-         */
-        public boolean isHeld() {
-            return holderId.isPresent();
-        }
-
-        /**
-         * The weight the holders hold together (a semaphore's permits in use; 1 for a held mutex).
-         *
-         * @return the sum of the holders' weights
-         */
-        public int used() {
-            return holders.stream().mapToInt(Holder::weight).sum();
-        }
-    }
 
     /** The kind of a plain lock: {@link LockClient#lock(String)}. */
     String MUTEX = "mutex";
@@ -257,7 +158,7 @@ public interface LockAdmin {
      *     read), or empty if nobody held it
      * @param handedOver whether the lock was handed (or permits granted) to a queued waiter
      */
-    record ForcedUnlock(Optional<LockState> removed, boolean handedOver) {
+    record ForcedUnlock(Optional<LockInfo> removed, boolean handedOver) {
         /**
          * Validates the components.
          *

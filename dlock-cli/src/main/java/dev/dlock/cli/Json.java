@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.dlock.LockAdmin.ForcedUnlock;
 import dev.dlock.LockAdmin.Holder;
-import dev.dlock.LockAdmin.LockState;
 import dev.dlock.LockAdmin.Waiter;
+import dev.dlock.LockInfo;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -24,18 +24,18 @@ final class Json {
      * One lock name: {@code {"name","kind","held","holder","remainingMillis","fencingToken","waiters","capacity",
      * "holders":[{"owner","weight","fencingToken","remainingMillis"}],"queue":[{"owner","weight"}]}}.
      */
-    static String lock(LockState state) {
+    static String lock(LockInfo state) {
         return write(out -> lock(out, state));
     }
 
     /** The held locks: {@code {"pattern": "...", "count": n, "locks": [lock, ...]}}. */
-    static String list(String pattern, List<LockState> locks) {
+    static String list(String pattern, List<LockInfo> locks) {
         return write(out -> {
             out.writeStartObject();
             out.writeStringField("pattern", pattern);
             out.writeNumberField("count", locks.size());
             out.writeArrayFieldStart("locks");
-            for (LockState state : locks) {
+            for (LockInfo state : locks) {
                 lock(out, state);
             }
             out.writeEndArray();
@@ -63,10 +63,10 @@ final class Json {
         });
     }
 
-    private static void lock(JsonGenerator out, LockState state) throws IOException {
+    private static void lock(JsonGenerator out, LockInfo state) throws IOException {
         out.writeStartObject();
         out.writeStringField("name", state.name());
-        out.writeBooleanField("held", state.isHeld());
+        out.writeBooleanField("held", state.isLocked());
         out.writeStringField("holder", state.holderId().orElse(null)); // null when free
         out.writeNumberField("remainingMillis", state.remaining().toMillis());
         out.writeNumberField("fencingToken", state.fencingToken());

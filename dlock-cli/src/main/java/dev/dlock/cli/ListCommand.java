@@ -1,6 +1,6 @@
 package dev.dlock.cli;
 
-import dev.dlock.LockAdmin.LockState;
+import dev.dlock.LockInfo;
 import java.io.PrintStream;
 import java.util.Comparator;
 import java.util.List;
@@ -38,8 +38,8 @@ final class ListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<LockState> locks = AdminCall.run(redis, admin -> admin.list(pattern), "PATTERN").stream()
-                .sorted(Comparator.comparing(LockState::name))
+        List<LockInfo> locks = AdminCall.run(redis, admin -> admin.list(pattern), "PATTERN").stream()
+                .sorted(Comparator.comparing(LockInfo::name))
                 .toList();
         PrintStream out = System.out;
         if (json) {
@@ -53,7 +53,7 @@ final class ListCommand implements Callable<Integer> {
         out.printf(
                 "%-30s %-10s %-6s %-12s %-18s %-8s %s%n",
                 "NAME", "KIND", "HELD", "TTL", "FENCING TOKEN", "WAITERS", "HOLDER");
-        for (LockState lock : locks) {
+        for (LockInfo lock : locks) {
             // a shared lock's line shows its latest holder (highest token) and permits in use of the capacity
             out.printf(
                     "%-30s %-10s %-6s %-12s %-18d %-8d %s%s%n",

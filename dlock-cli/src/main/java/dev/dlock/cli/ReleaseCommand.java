@@ -3,7 +3,7 @@ package dev.dlock.cli;
 import dev.dlock.LockAdmin;
 import dev.dlock.LockAdmin.ForcedUnlock;
 import dev.dlock.LockAdmin.Holder;
-import dev.dlock.LockAdmin.LockState;
+import dev.dlock.LockInfo;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,7 +50,7 @@ final class ReleaseCommand implements Callable<Integer> {
             System.out.println("lock '" + name + "' was not held; nothing removed; " + next);
             return ExitCodes.OK;
         }
-        LockState lock = forced.removed().get();
+        LockInfo lock = forced.removed().get();
         if (!lock.kind().equals(LockAdmin.MUTEX)) {
             System.out.println("removed " + lock.holders().size() + " holder(s) of " + lock.kind() + " '" + name + "'; "
                     + (forced.handedOver() ? "granted permits to queued waiters" : "no queued waiter was granted"));

@@ -2,8 +2,8 @@ package dev.dlock.cli;
 
 import dev.dlock.LockAdmin;
 import dev.dlock.LockAdmin.Holder;
-import dev.dlock.LockAdmin.LockState;
 import dev.dlock.LockAdmin.Waiter;
+import dev.dlock.LockInfo;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -38,13 +38,13 @@ final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        LockState state = AdminCall.run(redis, admin -> admin.status(name), "NAME");
+        LockInfo state = AdminCall.run(redis, admin -> admin.status(name), "NAME");
         PrintStream out = System.out;
         if (json) {
             out.println(Json.lock(state));
         } else if (!state.kind().equals(LockAdmin.MUTEX)) {
             printShared(out, state);
-        } else if (state.isHeld()) {
+        } else if (state.isLocked()) {
             out.println("lock '" + name + "' is held");
             out.println("  holder:        " + state.holderId().orElseThrow());
             out.println("  remaining TTL: " + Durations.format(state.remaining().toMillis()));
@@ -55,14 +55,14 @@ final class StatusCommand implements Callable<Integer> {
             out.println("  last fencing token: " + (state.fencingToken() == 0 ? "unknown" : state.fencingToken()));
             out.println("  waiters:            " + state.waiters());
         }
-        return state.isHeld() ? ExitCodes.OK : ExitCodes.FREE;
+        return state.isLocked() ? ExitCodes.OK : ExitCodes.FREE;
     }
 
     /** A shared lock (a semaphore): its holders with their permits, and its queue in order. */
-    private void printShared(PrintStream out, LockState state) {
-        out.println(state.kind() + " '" + name + "' " + (state.isHeld() ? "is held" : "is free") + ": " + state.used()
+    private void printShared(PrintStream out, LockInfo state) {
+        out.println(state.kind() + " '" + name + "' " + (state.isLocked() ? "is held" : "is free") + ": " + state.used()
                 + " of " + state.capacity() + " permits in use");
-        if (state.isHeld()) {
+        if (state.isLocked()) {
             out.printf("  %-50s %-8s %-18s %s%n", "HOLDER", "PERMITS", "FENCING TOKEN", "TTL");
             for (Holder holder : state.holders()) {
                 out.printf(

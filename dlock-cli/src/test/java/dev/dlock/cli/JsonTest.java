@@ -3,8 +3,8 @@ package dev.dlock.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dlock.LockAdmin.Holder;
-import dev.dlock.LockAdmin.LockState;
 import dev.dlock.LockAdmin.Waiter;
+import dev.dlock.LockInfo;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 final class JsonTest {
     @Test
     void lock_escapesNamesAndWritesNullForNoHolder() {
-        LockState free = new LockState("a\"b\\c\n", Optional.empty(), Duration.ZERO, 7, 2);
+        LockInfo free = new LockInfo("a\"b\\c\n", Optional.empty(), Duration.ZERO, 7, 2, List.of());
         String json = Json.lock(free);
         assertThat(json)
                 .isEqualTo(
@@ -26,7 +26,7 @@ final class JsonTest {
     @Test
     void lock_keepsEveryCharacter_escapingControlCharsOnOneLine() {
         String name = "q\" b\\ n\n r\r t\t bell\u0007 us\u001f é 日本 😀";
-        LockState held = new LockState(name, Optional.of("id-é:lease-1"), Duration.ofMillis(1500), 42, 3);
+        LockInfo held = new LockInfo(name, Optional.of("id-é:lease-1"), Duration.ofMillis(1500), 42, 3, List.of());
         String json = Json.lock(held);
         assertThat(json).doesNotContain("\n", "\r", "\t", "\u0007", "\u001f").contains("é 日本 😀");
         assertThat(StrictJson.object(json))
@@ -56,17 +56,17 @@ final class JsonTest {
 
     @Test
     void lock_ofASemaphore_listsHoldersAndQueueInOrder() {
-        LockState sem = new LockState(
+        LockInfo sem = new LockInfo(
                 "s",
                 "semaphore",
                 Optional.of("b:lease-2"),
                 Duration.ofMillis(900),
                 9,
-                1,
                 3,
                 List.of(
                         new Holder("a:lease-1", 2, 8, Duration.ofMillis(500)),
                         new Holder("b:lease-2", 1, 9, Duration.ofMillis(900))),
+                1,
                 List.of(new Waiter("c:lease-3", 2)));
         Map<String, Object> json = StrictJson.object(Json.lock(sem));
         assertThat(json)
@@ -83,7 +83,7 @@ final class JsonTest {
 
     @Test
     void list_wrapsLocksWithPatternAndCount() {
-        LockState held = new LockState("x", Optional.of("id:lease-1"), Duration.ofMillis(1500), 42, 0);
+        LockInfo held = new LockInfo("x", Optional.of("id:lease-1"), Duration.ofMillis(1500), 42);
         Map<String, Object> json = StrictJson.object(Json.list("*", List.of(held, held)));
         assertThat(json).containsOnlyKeys("pattern", "count", "locks");
         assertThat(json).containsEntry("pattern", "*").containsEntry("count", 2L);

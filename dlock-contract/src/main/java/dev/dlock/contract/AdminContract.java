@@ -7,7 +7,6 @@ import dev.dlock.Lease;
 import dev.dlock.LockAdmin;
 import dev.dlock.LockAdmin.ForcedUnlock;
 import dev.dlock.LockAdmin.Holder;
-import dev.dlock.LockAdmin.LockState;
 import dev.dlock.LockClient;
 import dev.dlock.LockInfo;
 import dev.dlock.LockLostException;
@@ -39,11 +38,11 @@ public abstract class AdminContract extends TransportContract {
         try (LockClient holder = connect(redis.uri());
                 LockClient waiter = connect(redis.uri())) {
             LockAdmin admin = holder.admin();
-            assertThat(admin.status("st").isHeld()).isFalse();
+            assertThat(admin.status("st").isLocked()).isFalse();
             Lease lease = holder.lock("st").acquire();
             CompletableFuture<Lease> queued = waiter.lock("st").acquireAsync(Duration.ofSeconds(30));
             WaitQueue.awaitSize(redis, "st", 1);
-            LockState state = admin.status("st");
+            LockInfo state = admin.status("st");
             assertThat(state.holderId()).contains(holder.clientId() + ":lease-1");
             assertThat(state.fencingToken()).isEqualTo(lease.fencingToken());
             assertThat(state.remaining()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30));
@@ -69,11 +68,11 @@ public abstract class AdminContract extends TransportContract {
             Lease c = client.lock("}odd").acquire();
             Lease d = client.lock("other").acquire();
             List<String> jobs =
-                    client.admin().list("job-?").stream().map(LockState::name).toList();
+                    client.admin().list("job-?").stream().map(LockInfo::name).toList();
             assertThat(jobs).containsExactly("job-1");
-            assertThat(client.admin().list("*").stream().map(LockState::name))
+            assertThat(client.admin().list("*").stream().map(LockInfo::name))
                     .contains("job-1", "job-22", "}odd", "other");
-            assertThat(client.admin().list("}*").stream().map(LockState::name)).containsExactly("}odd");
+            assertThat(client.admin().list("}*").stream().map(LockInfo::name)).containsExactly("}odd");
             for (Lease lease : new Lease[] {a, b, c, d}) {
                 lease.release();
             }
@@ -138,7 +137,7 @@ public abstract class AdminContract extends TransportContract {
             CompletableFuture<Lease> queued = b.semaphore("sem-st", 3).acquireAsync(2, Duration.ofSeconds(30));
             WaitQueue.awaitShared(redis, "sem-st", 1);
 
-            LockState state = a.admin().status("sem-st");
+            LockInfo state = a.admin().status("sem-st");
             assertThat(state.kind()).isEqualTo("semaphore");
             assertThat(state.capacity()).isEqualTo(3);
             assertThat(state.used()).isEqualTo(3);
@@ -163,8 +162,8 @@ public abstract class AdminContract extends TransportContract {
             two.release();
             queued.get(10, TimeUnit.SECONDS).release();
             one.release();
-            LockState free = a.admin().status("sem-st");
-            assertThat(free.isHeld()).isFalse();
+            LockInfo free = a.admin().status("sem-st");
+            assertThat(free.isLocked()).isFalse();
             assertThat(free.holders()).isEmpty();
             assertThat(free.kind()).isEqualTo("semaphore");
             assertThat(free.fencingToken()).as("the last token issued").isGreaterThan(one.fencingToken());
@@ -181,7 +180,7 @@ public abstract class AdminContract extends TransportContract {
                     b.readWriteLock("rw-st").writeLock().acquireAsync(Duration.ofSeconds(30));
             WaitQueue.awaitShared(redis, "rw-st", 1);
 
-            LockState reading = a.admin().status("rw-st");
+            LockInfo reading = a.admin().status("rw-st");
             assertThat(reading.kind()).isEqualTo("rw");
             assertThat(reading.holders()).extracting(Holder::weight).containsExactly(1, 1);
             assertThat(reading.holders())
@@ -190,12 +189,12 @@ public abstract class AdminContract extends TransportContract {
             assertThat(reading.queue())
                     .singleElement()
                     .satisfies(w -> assertThat(w.weight()).isEqualTo(reading.capacity()));
-            assertThat(a.admin().list("rw-*")).extracting(LockState::name).containsExactly("rw-st");
+            assertThat(a.admin().list("rw-*")).extracting(LockInfo::name).containsExactly("rw-st");
 
             r1.release();
             r2.release();
             Lease w = writer.get(10, TimeUnit.SECONDS);
-            LockState writing = a.admin().status("rw-st");
+            LockInfo writing = a.admin().status("rw-st");
             assertThat(writing.holders()).singleElement().satisfies(h -> {
                 assertThat(h.weight()).isEqualTo(writing.capacity());
                 assertThat(h.fencingToken()).isEqualTo(w.fencingToken());
@@ -212,9 +211,9 @@ public abstract class AdminContract extends TransportContract {
             Lease p1 = client.semaphore("mixed-s", 4).acquire(3);
             Lease p2 = client.semaphore("mixed-s", 4).acquire();
             client.semaphore("mixed-free", 2).acquire().release();
-            List<LockState> listed = client.admin().list("mixed-*");
-            assertThat(listed).extracting(LockState::name).containsExactlyInAnyOrder("mixed-m", "mixed-s");
-            LockState sem = listed.stream()
+            List<LockInfo> listed = client.admin().list("mixed-*");
+            assertThat(listed).extracting(LockInfo::name).containsExactlyInAnyOrder("mixed-m", "mixed-s");
+            LockInfo sem = listed.stream()
                     .filter(l -> l.name().equals("mixed-s"))
                     .findFirst()
                     .orElseThrow();
@@ -222,7 +221,7 @@ public abstract class AdminContract extends TransportContract {
             assertThat(sem.capacity()).isEqualTo(4);
             assertThat(sem.holders()).extracting(Holder::weight).containsExactly(3, 1);
             assertThat(sem.fencingToken()).isEqualTo(p2.fencingToken());
-            LockState lock = listed.stream()
+            LockInfo lock = listed.stream()
                     .filter(l -> l.name().equals("mixed-m"))
                     .findFirst()
                     .orElseThrow();
@@ -246,7 +245,7 @@ public abstract class AdminContract extends TransportContract {
             WaitQueue.awaitShared(redis, "sem-stuck", 1);
 
             ForcedUnlock forced = waiter.admin().forceUnlock("sem-stuck");
-            LockState removed = forced.removed().orElseThrow();
+            LockInfo removed = forced.removed().orElseThrow();
             assertThat(removed.kind()).isEqualTo("semaphore");
             assertThat(removed.holders())
                     .extracting(Holder::fencingToken)

@@ -1,7 +1,7 @@
 package dev.dlock.spring;
 
-import dev.dlock.LockAdmin;
 import dev.dlock.LockClient;
+import dev.dlock.LockInfo;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -64,11 +64,11 @@ public class DlockEndpoint {
      */
     @ReadOperation
     public LockStatus lock(@Selector String name) {
-        LockAdmin.LockState state = client.admin().status(name);
+        LockInfo state = client.admin().status(name);
         String holder = state.holderId().orElse(null);
         return new LockStatus(
                 state.name(),
-                state.isHeld(),
+                state.isLocked(),
                 holder,
                 holder != null && holder.startsWith(client.clientId() + ":"),
                 state.fencingToken(),

@@ -73,7 +73,7 @@ final class MultiLostPartScript extends Script.WithControl {
             return null;
         });
         ScriptStage.await(
-                () -> stage.admin().status(a).isHeld()
+                () -> stage.admin().status(a).isLocked()
                         && stage.admin().status(b).waiters() >= 1,
                 ttl.multipliedBy(4),
                 "m1 holding " + a + " and queued for " + b);

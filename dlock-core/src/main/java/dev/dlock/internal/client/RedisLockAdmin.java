@@ -1,6 +1,7 @@
 package dev.dlock.internal.client;
 
 import dev.dlock.LockAdmin;
+import dev.dlock.LockInfo;
 import dev.dlock.internal.script.LockKeys;
 import dev.dlock.internal.script.ScriptRunner;
 import dev.dlock.internal.script.Scripts;
@@ -42,7 +43,7 @@ final class RedisLockAdmin implements LockAdmin {
     }
 
     @Override
-    public LockState status(String name) {
+    public LockInfo status(String name) {
         String[] keys = keys(name);
         List<?> reply =
                 (List<?>) scripts.await(scripts.eval(STATUS, keys, new String[] {Snapshots.QUEUE_SHOWN}), keys[0]);
@@ -50,12 +51,12 @@ final class RedisLockAdmin implements LockAdmin {
     }
 
     @Override
-    public List<LockState> list(String pattern) {
+    public List<LockInfo> list(String pattern) {
         Args.notBlank("pattern", pattern);
         lifecycle.checkOpen();
         // Both key forms of LockKeys ("prefix:{name}", "prefix:^{hex}") in one walk; names are matched here.
         String match = escapeGlob(keyPrefix) + ":[{^]*}";
-        List<LockState> held = new ArrayList<>();
+        List<LockInfo> held = new ArrayList<>();
         for (int master = 0; master < scripts.masterCount(); master++) {
             scan(master, match, pattern, held);
         }
@@ -63,7 +64,7 @@ final class RedisLockAdmin implements LockAdmin {
     }
 
     /** Walks one master's keys with SCAN pages (a cursor is only good on the node that returned it). */
-    private void scan(int master, String match, String pattern, List<LockState> held) {
+    private void scan(int master, String match, String pattern, List<LockInfo> held) {
         String cursor = "0";
         do {
             String[] args = {cursor, match, SCAN_COUNT};
@@ -91,15 +92,15 @@ final class RedisLockAdmin implements LockAdmin {
         // the queue is not read: the hand-off already changed it
         Holder latest = removed.get(removed.size() - 1);
         return new ForcedUnlock(
-                Optional.of(new LockState(
+                Optional.of(new LockInfo(
                         name,
                         (String) reply.get(0),
                         Optional.of(latest.ownerId()),
                         latest.remaining(),
                         latest.fencingToken(),
-                        0,
                         Math.toIntExact((Long) reply.get(1)),
                         removed,
+                        0,
                         List.of())),
                 handedOver);
     }
@@ -108,18 +109,18 @@ final class RedisLockAdmin implements LockAdmin {
      * A state from admin_read's reply {kind, capacity, waiters, holders, ...}: the holder with the
      * highest token stands for the name in the mutex-shaped components.
      */
-    private static LockState state(String name, List<?> reply, long lastToken, List<Waiter> queue) {
+    private static LockInfo state(String name, List<?> reply, long lastToken, List<Waiter> queue) {
         List<Holder> holders = Snapshots.holders((List<?>) reply.get(3));
         Optional<Holder> latest = holders.isEmpty() ? Optional.empty() : Optional.of(holders.get(holders.size() - 1));
-        return new LockState(
+        return new LockInfo(
                 name,
                 (String) reply.get(0),
                 latest.map(Holder::ownerId),
                 latest.map(Holder::remaining).orElse(Duration.ZERO),
                 latest.map(Holder::fencingToken).orElse(lastToken),
-                (Long) reply.get(2),
                 Math.toIntExact((Long) reply.get(1)),
                 holders,
+                (Long) reply.get(2),
                 queue);
     }
 

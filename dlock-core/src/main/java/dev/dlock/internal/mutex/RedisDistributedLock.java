@@ -244,7 +244,7 @@ public final class RedisDistributedLock extends ThreadLocking {
         lifecycle.checkOpen();
         List<?> reply = (List<?>) scripts.await(
                 scripts.eval(Scripts.INFO, keys.scriptKeys(), new String[] {Snapshots.QUEUE_SHOWN}), keys.lock());
-        return Snapshots.mutex(keys.name(), reply, getHoldCount());
+        return Snapshots.mutex(keys.name(), reply);
     }
 
     @Override

@@ -240,7 +240,7 @@ final class ReadWriteView extends ThreadLocking implements PermitKind {
         Snapshots.ViewFilter view = write
                 ? (weight, capacity) -> capacity > 0 && weight >= capacity
                 : (weight, capacity) -> capacity == 0 || weight < capacity;
-        return Snapshots.shared(name(), RECORD_KIND, reply, view, getHoldCount());
+        return Snapshots.shared(name(), RECORD_KIND, reply, view);
     }
 
     // ---- PermitKind and LeaseKind: how its holds are taken, end and are renewed ----------------

@@ -171,10 +171,10 @@ public final class RedisSemaphore implements DistributedSemaphore, PermitKind {
         return Snapshots.free(read("0"));
     }
 
-    /** The holder it names is the latest permit holder (the highest token); holdCount is 0 (no thread holds). */
+    /** The holder it names is the latest permit holder (the highest token). */
     @Override
     public LockInfo info() {
-        return Snapshots.shared(keys.name(), RECORD_KIND, read(Snapshots.QUEUE_SHOWN), Snapshots.ViewFilter.ALL, 0);
+        return Snapshots.shared(keys.name(), RECORD_KIND, read(Snapshots.QUEUE_SHOWN), Snapshots.ViewFilter.ALL);
     }
 
     /** Runs shared-info.lua, listing up to {@code shown} waiters; makes the record at first use. */

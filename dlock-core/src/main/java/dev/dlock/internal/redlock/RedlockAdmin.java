@@ -3,6 +3,7 @@ package dev.dlock.internal.redlock;
 import dev.dlock.LockAdmin;
 import dev.dlock.LockConnectionException;
 import dev.dlock.LockException;
+import dev.dlock.LockInfo;
 import dev.dlock.internal.script.LockKeys;
 import dev.dlock.internal.util.Args;
 import java.util.List;
@@ -30,10 +31,10 @@ final class RedlockAdmin implements LockAdmin {
     }
 
     @Override
-    public LockState status(String name) {
+    public LockInfo status(String name) {
         String[] keys = keys(name);
         RedlockLock.Snapshot s = RedlockLock.read(ctx, keys, name);
-        return new LockState(name, s.holder(), s.remaining(), s.token(), 0);
+        return new LockInfo(name, s.holder(), s.remaining(), s.token());
     }
 
     /**
@@ -42,7 +43,7 @@ final class RedlockAdmin implements LockAdmin {
      * @throws UnsupportedOperationException always
      */
     @Override
-    public List<LockState> list(String pattern) {
+    public List<LockInfo> list(String pattern) {
         throw new UnsupportedOperationException("LockAdmin.list is not supported on a Redlock client: its nodes are"
                 + " independent, so a walk of their key spaces cannot tell a quorum's hold from a minority's"
                 + " leftovers; use status(name) for a name you know");
@@ -51,9 +52,9 @@ final class RedlockAdmin implements LockAdmin {
     @Override
     public ForcedUnlock forceUnlock(String name) {
         String[] keys = keys(name);
-        LockState before = status(name);
+        LockInfo before = status(name);
         force(keys, name, "force");
-        return new ForcedUnlock(before.isHeld() ? Optional.of(before) : Optional.empty(), false);
+        return new ForcedUnlock(before.isLocked() ? Optional.of(before) : Optional.empty(), false);
     }
 
     @Override

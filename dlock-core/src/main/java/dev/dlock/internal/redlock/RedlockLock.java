@@ -253,7 +253,7 @@ final class RedlockLock extends ThreadLocking {
     public LockInfo info() {
         ctx.lifecycle().checkOpen();
         Snapshot s = read(ctx, keys, name);
-        return new LockInfo(name, s.holder(), s.remaining(), s.token(), getHoldCount());
+        return new LockInfo(name, s.holder(), s.remaining(), s.token());
     }
 
     /**

@@ -25,7 +25,7 @@ public final class Snapshots {
      * A mutex's snapshot from {@code info.lua}'s reply {pttl, token, holder ('' when free), waiters,
      * queue}.
      */
-    public static LockInfo mutex(String name, List<?> reply, int holdCount) {
+    public static LockInfo mutex(String name, List<?> reply) {
         long pttl = (Long) reply.get(0);
         String holder = (String) reply.get(2);
         return new LockInfo(
@@ -33,7 +33,6 @@ public final class Snapshots {
                 holder.isEmpty() ? Optional.empty() : Optional.of(holder),
                 pttl > 0 ? Duration.ofMillis(pttl) : Duration.ZERO,
                 (Long) reply.get(1),
-                holdCount,
                 (Long) reply.get(3),
                 queue((List<?>) reply.get(4)));
     }
@@ -43,7 +42,7 @@ public final class Snapshots {
      * token, holders, queue}: the holder it names is the latest (highest token) of those whose weight
      * {@code ofThisView} accepts, given the capacity; when there is none, the token is the last issued.
      */
-    public static LockInfo shared(String name, String kind, List<?> reply, ViewFilter ofThisView, int holdCount) {
+    public static LockInfo shared(String name, String kind, List<?> reply, ViewFilter ofThisView) {
         long capacity = (Long) reply.get(0);
         List<Holder> holders = holders((List<?>) reply.get(4));
         Holder latest = null;
@@ -54,11 +53,11 @@ public final class Snapshots {
         }
         return new LockInfo(
                 name,
+                kind,
                 latest == null ? Optional.empty() : Optional.of(latest.ownerId()),
                 latest == null ? Duration.ZERO : latest.remaining(),
                 latest == null ? (Long) reply.get(3) : latest.fencingToken(),
-                holdCount,
-                kind,
+                Math.toIntExact(capacity),
                 holders,
                 (Long) reply.get(2),
                 queue((List<?>) reply.get(5)));

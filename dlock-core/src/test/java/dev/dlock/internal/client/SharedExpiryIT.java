@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dlock.DistributedSemaphore;
-import dev.dlock.LockAdmin;
+import dev.dlock.LockInfo;
 import dev.dlock.LockServerException;
 import dev.dlock.internal.script.Scripts;
 import dev.dlock.internal.script.SemaphoreKeys;
@@ -190,10 +190,10 @@ final class SharedExpiryIT {
         }
         sleep(2 * LEASE_MS);
 
-        LockAdmin.LockState sem = client.admin().status("sem-kind");
+        LockInfo sem = client.admin().status("sem-kind");
         assertThat(sem.kind()).as("kind of sem-kind").isEqualTo("semaphore");
         assertThat(sem.holders()).as("holders of sem-kind").hasSize(1);
-        LockAdmin.LockState rw = client.admin().status("rw-kind");
+        LockInfo rw = client.admin().status("rw-kind");
         assertThat(rw.kind()).as("kind of rw-kind").isEqualTo("rw");
         assertThat(rw.holders()).as("holders of rw-kind").hasSize(1);
         assertThatThrownBy(() -> client.lock("rw-kind").tryAcquire(Duration.ZERO))

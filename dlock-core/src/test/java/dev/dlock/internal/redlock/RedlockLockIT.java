@@ -286,7 +286,7 @@ final class RedlockLockIT {
             assertThat(info.fencingToken()).isEqualTo(lease.fencingToken());
             assertThat(info.remaining()).isPositive();
             LockAdmin admin = a.admin();
-            LockAdmin.LockState state = admin.status("info");
+            LockInfo state = admin.status("info");
             assertThat(state.holderId()).isEqualTo(info.holderId());
             assertThat(state.waiters()).isZero();
             assertThatThrownBy(() -> admin.list("*")).isInstanceOf(UnsupportedOperationException.class);
