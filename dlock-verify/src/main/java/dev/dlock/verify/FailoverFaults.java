@@ -54,6 +54,8 @@ final class FailoverFaults implements AutoCloseable {
     private final List<TcpProxy> minoritySentinels = new ArrayList<>();
     private final String minorityName;
     private final List<String> notes = new ArrayList<>();
+    private final List<FaultInjector.Injected> unscheduled = new ArrayList<>();
+    private final long started = System.nanoTime();
     private long lastHeal;
 
     private FailoverFaults(SentinelSetup setup, Duration ttl, Map<Integer, TcpProxy> fronts, String minorityName) {
@@ -140,6 +142,47 @@ final class FailoverFaults implements AutoCloseable {
     /** What the faults measured, one line each, for the report. */
     List<String> notes() {
         return List.copyOf(notes);
+    }
+
+    /**
+     * Takes the failovers the sentinels made on their own (fault {@link Fault#FAILOVER_UNSCHEDULED}) seen since the
+     * last call, for the history: without them, the acquires a {@code replicaAcks} client is refused while the demoted
+     * master resynchronises would be liveness violations "with no fault near".
+     *
+     * @return the unscheduled failovers seen, oldest first; each spans from the heal before it to its own heal
+     */
+    List<FaultInjector.Injected> takeUnscheduled() {
+        List<FaultInjector.Injected> seen = List.copyOf(unscheduled);
+        unscheduled.clear();
+        return seen;
+    }
+
+    /**
+     * Looks once for a failover the sentinels made on their own since the last fault, as each fault does before it
+     * starts; the scenario's end calls it, so that one after the last fault is recorded too. When there was one, it
+     * waits for the replica to be in sync and for TTL + 1.5 s more (the lock must be taken again in TTL + 1 s).
+     *
+     * @return whether there was one ({@link #takeUnscheduled()} has it)
+     */
+    boolean lookForUnscheduled() {
+        awaitAgreedMaster(); // mid-failover the sentinels disagree, and one look would miss it
+        RedisServer moved;
+        try {
+            moved = setup.awaitFailover(Duration.ofMillis(1)); // one look: returns only if it moved
+        } catch (IllegalStateException e) {
+            return false; // no failover since the last one the setup saw: the usual case
+        }
+        long since = lastHeal != 0 ? lastHeal : started;
+        setup.awaitReplicasInSync();
+        long heal = System.nanoTime();
+        lastHeal = heal;
+        unscheduled.add(new FaultInjector.Injected(Fault.FAILOVER_UNSCHEDULED, since, heal, heal, null));
+        notes.add(String.format(
+                "the sentinels had failed over on their own, to port %d, in the %.1f s before it was seen; recorded"
+                        + " as fault %s",
+                moved.port(), (heal - since) / 1e9, Fault.FAILOVER_UNSCHEDULED.label()));
+        FaultInjector.sleep(Duration.ofNanos(Math.max(0, heal + ttl.toNanos() + 1_500_000_000L - System.nanoTime())));
+        return true;
     }
 
     FaultInjector.Injected inject(Fault fault, FaultInjector.Proxied holder) {
@@ -261,28 +304,29 @@ final class FailoverFaults implements AutoCloseable {
     /**
      * The master to fail over, once the deployment is settled: every sentinel names it, it says it is a master, and
      * its replica is in sync. A failover the sentinels made on their own since the last fault (a master marked down on
-     * a loaded host: down-after is 1 s) is recorded with the setup first, or its next {@code awaitFailover} would wait
-     * for a failover away from a node that is no longer the master.
+     * a loaded host: down-after is 1 s) is recorded, with the setup first, or its next {@code awaitFailover} would wait
+     * for a failover away from a node that is no longer the master, and as a fault ({@link #lookForUnscheduled()}).
      */
     private RedisServer settle() {
-        long until = System.nanoTime() + Timing.scaled(Duration.ofSeconds(10)).toNanos();
-        RedisServer agreed = null;
-        while (agreed == null) {
-            agreed = agreedMaster();
-            if (agreed == null) {
-                if (System.nanoTime() > until) {
-                    throw new IllegalStateException("the sentinels of " + setup + " do not agree on a master");
-                }
-                FaultInjector.sleep(Duration.ofMillis(50));
-            }
-        }
-        try {
-            RedisServer moved = setup.awaitFailover(Duration.ofMillis(1)); // one look: returns only if it moved
-            notes.add("the sentinels had failed over on their own, to port " + moved.port());
-        } catch (IllegalStateException e) {
-            // no failover since the last one the setup saw: the usual case
+        RedisServer agreed = awaitAgreedMaster();
+        if (lookForUnscheduled()) {
+            return settle(); // the master it agreed on may have changed meanwhile
         }
         setup.awaitReplicasInSync();
+        return agreed;
+    }
+
+    /** Waits up to 10 s (scaled) until every sentinel names the same master and that node says it is one. */
+    private RedisServer awaitAgreedMaster() {
+        long until = System.nanoTime() + Timing.scaled(Duration.ofSeconds(10)).toNanos();
+        RedisServer agreed = agreedMaster();
+        while (agreed == null) {
+            if (System.nanoTime() > until) {
+                throw new IllegalStateException("the sentinels of " + setup + " do not agree on a master");
+            }
+            FaultInjector.sleep(Duration.ofMillis(50));
+            agreed = agreedMaster();
+        }
         return agreed;
     }
 

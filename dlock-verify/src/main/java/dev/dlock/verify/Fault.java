@@ -62,7 +62,15 @@ enum Fault {
             false,
             false),
     NODE_RESTART_EMPTY("a Redlock node SIGKILLed and restarted without persistence (empty)", false, false),
-    STRAY_HOLD("another owner holds the lock on one Redlock node for a moment", false, false);
+    STRAY_HOLD("another owner holds the lock on one Redlock node for a moment", false, false),
+    /**
+     * Not scheduled: seen. The sentinels of a failover scenario failed over on their own (a master deemed down on a
+     * loaded host); recorded from the heal before it to its own, since when it happened in between is not known.
+     */
+    FAILOVER_UNSCHEDULED(
+            "a failover the sentinels made on their own (a master deemed down on a loaded host), seen, not injected",
+            false,
+            false);
 
     final String description;
     final boolean serverSide;

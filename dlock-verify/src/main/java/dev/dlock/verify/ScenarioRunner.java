@@ -195,6 +195,9 @@ final class ScenarioRunner {
                 FaultInjector.Injected done = injector.inject(fault);
                 injected.add(done);
                 lastTrigger = acquires.get();
+                if (failover != null) {
+                    failover.takeUnscheduled().forEach(seen -> record(history, scenario, seen));
+                }
                 if (done.skipped() == null) {
                     record(history, scenario, done);
                     livenessUntil = done.livenessFrom() + run.ttl().toNanos() + 1_500_000_000L;
@@ -209,6 +212,9 @@ final class ScenarioRunner {
             }
             while (System.nanoTime() < livenessUntil) {
                 FaultInjector.sleep(Duration.ofMillis(50));
+            }
+            if (failover != null && failover.lookForUnscheduled()) { // it waits TTL + 1.5 s past the heal
+                failover.takeUnscheduled().forEach(seen -> record(history, scenario, seen));
             }
             stop.set(true);
             for (JvmProcess holder : holders) {

@@ -135,6 +135,21 @@ final class WaitCheckerTest {
     }
 
     @Test
+    void check_whenAcksAreRefusedAcrossAnUnscheduledFailover_excusesThemOnlyWhenItIsRecorded() {
+        // the sentinels failed over on their own between two faults: refusals "with no fault near" unless the
+        // runner records what it saw (seed 3504347, failover-kill-acked)
+        Op refused = waiting("o1", 14_270, 16_290, Op.UNKNOWN, "LockReplicationException: acknowledged by 0 of 1");
+        List<Op> unseen = List.of(refused);
+        assertThat(WaitChecker.check(unseen, TTL))
+                .singleElement()
+                .satisfies(v -> assertThat(v.message()).contains("failed with no fault near"));
+        List<Op> seen = List.of(fault(Fault.FAILOVER_UNSCHEDULED.label(), 9_080, 21_000), refused);
+        assertThat(WaitChecker.check(seen, TTL)).isEmpty();
+        assertThat(Fault.fromLabel("failover-unscheduled")).isEqualTo(Fault.FAILOVER_UNSCHEDULED);
+        assertThat(Fault.FAILOVER_UNSCHEDULED.shortLived).isFalse();
+    }
+
+    @Test
     void subtract_cutsThePiecesOut() {
         List<long[]> left = WaitChecker.subtract(
                 List.of(new long[] {0, 100}, new long[] {200, 300}),
