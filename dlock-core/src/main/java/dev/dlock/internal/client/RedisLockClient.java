@@ -22,6 +22,7 @@ import dev.dlock.internal.script.ScriptRunner;
 import dev.dlock.internal.script.SemaphoreKeys;
 import dev.dlock.internal.script.ServerChecks;
 import dev.dlock.internal.util.Args;
+import dev.dlock.internal.util.Await;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Controls;
 import dev.dlock.internal.util.Events;
@@ -41,12 +42,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The client: assembles the collaborators of one connection (docs/architecture.md) and owns their
@@ -260,19 +259,20 @@ public final class RedisLockClient implements LockClient {
         }
         holds.clear();
         multiHolds.clear();
-        try {
-            CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0]))
-                    .get(commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            Log.LOG.log(
-                    System.Logger.Level.WARNING,
-                    "dlock client {0} closed before Redis confirmed every release ({1}); the locks not released"
-                            + " expire at the end of their lease time",
-                    owners.clientId(),
-                    e.toString());
-        }
+        Await.reply(
+                CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0])),
+                commandTimeout.toMillis() + 1000,
+                e -> {
+                    if (!(e instanceof InterruptedException)) {
+                        Log.LOG.log(
+                                System.Logger.Level.WARNING,
+                                "dlock client {0} closed before Redis confirmed every release ({1}); the locks not"
+                                        + " released expire at the end of their lease time",
+                                owners.clientId(),
+                                e.toString());
+                    }
+                    return null;
+                });
         scheduler.shutdownNow();
         callbacks.shutdown(); // callbacks already handed to it still run
         transport.close();

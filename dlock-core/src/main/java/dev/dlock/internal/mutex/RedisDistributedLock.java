@@ -9,6 +9,7 @@ import dev.dlock.internal.script.ScriptRunner;
 import dev.dlock.internal.script.Scripts;
 import dev.dlock.internal.script.Snapshots;
 import dev.dlock.internal.util.Args;
+import dev.dlock.internal.util.Await;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Lifecycle;
 import dev.dlock.internal.util.Owners;
@@ -18,9 +19,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A view of one lock name. Thread-owned holds live in the client's {@link ThreadHolds} ((name,
@@ -194,36 +192,13 @@ public final class RedisDistributedLock extends ThreadLocking {
             throws InterruptedException {
         lifecycle.checkOpen();
         PendingAcquire turn = gates.enter(keys, owner, leaseMillis, renewed, waitNanos);
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return turn.get();
-                } catch (InterruptedException e) {
-                    if (interruptible) {
-                        settleCancelled(turn);
-                        throw e;
-                    }
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    throw scripts.translate(e.getCause(), keys.lock());
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return Await.acquire(
+                turn, interruptible, () -> settleCancelled(turn), error -> scripts.translate(error, keys.lock()));
     }
 
     private void settleCancelled(PendingAcquire turn) {
-        try {
-            turn.giveUp().get(scripts.commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            // The acquire's command never answered; a lock it might have taken expires with its lease.
-        }
+        // If the acquire's command never answers, a lock it might have taken expires with its lease.
+        Await.replyOrNull(turn.giveUp(), scripts.commandTimeout().toMillis() + 1000);
         if (turn.isDone() && !turn.isCompletedExceptionally()) {
             RedisLease won = turn.join();
             if (won != null) {

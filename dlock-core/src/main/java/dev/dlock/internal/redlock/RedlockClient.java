@@ -10,6 +10,7 @@ import dev.dlock.internal.multi.MultiLock;
 import dev.dlock.internal.options.ClientOptions;
 import dev.dlock.internal.options.RedlockOptions;
 import dev.dlock.internal.util.Args;
+import dev.dlock.internal.util.Await;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Controls;
 import dev.dlock.internal.util.Events;
@@ -21,10 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A Redlock client over independent masters (docs/redlock.md): assembles the nodes, one timer thread
@@ -185,19 +184,20 @@ public final class RedlockClient implements LockClient {
         }
         holds.clear();
         multiHolds.clear();
-        try {
-            CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0]))
-                    .get(ctx.nodes().commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            Log.LOG.log(
-                    System.Logger.Level.WARNING,
-                    "dlock Redlock client {0} closed before every node confirmed every release ({1}); the locks not"
-                            + " released expire at the end of their lease time",
-                    clientId(),
-                    e.toString());
-        }
+        Await.reply(
+                CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0])),
+                ctx.nodes().commandTimeout().toMillis() + 1000,
+                e -> {
+                    if (!(e instanceof InterruptedException)) {
+                        Log.LOG.log(
+                                System.Logger.Level.WARNING,
+                                "dlock Redlock client {0} closed before every node confirmed every release ({1}); the"
+                                        + " locks not released expire at the end of their lease time",
+                                clientId(),
+                                e.toString());
+                    }
+                    return null;
+                });
         ctx.timer().shutdownNow();
         ctx.callbacks().shutdown();
         ctx.nodes().close();

@@ -6,15 +6,14 @@ import dev.dlock.LockException;
 import dev.dlock.LockLostException;
 import dev.dlock.internal.lease.LeaseState;
 import dev.dlock.internal.util.Args;
+import dev.dlock.internal.util.Await;
 import dev.dlock.internal.util.CallerChecked;
 import dev.dlock.internal.util.Log;
 import dev.dlock.internal.util.Validity;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -331,18 +330,16 @@ final class RedlockLease implements Lease, CallerChecked {
         if (!confirm && validForHalfNow()) {
             return true;
         }
-        try {
-            if (state.isHeld() && deadline - ctx.ticker().nanos() > 0) {
-                renew().get(ctx.nodes().commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            releaseQuietly();
-            throw new LockException("interrupted while renewing lock '" + name + "' for its caller", e);
-        } catch (ExecutionException | TimeoutException e) {
-            releaseQuietly();
-            throw new LockConnectionException(
-                    ctx.nodes().maskedUris(), "no answer while renewing lock '" + name + "' for its caller", e);
+        if (state.isHeld() && deadline - ctx.ticker().nanos() > 0) {
+            Await.reply(renew(), ctx.nodes().commandTimeout().toMillis() + 1000, e -> {
+                releaseQuietly();
+                return e instanceof InterruptedException
+                        ? new LockException("interrupted while renewing lock '" + name + "' for its caller", e)
+                        : new LockConnectionException(
+                                ctx.nodes().maskedUris(),
+                                "no answer while renewing lock '" + name + "' for its caller",
+                                e);
+            });
         }
         if (validForHalfNow()) {
             return true;
@@ -359,15 +356,16 @@ final class RedlockLease implements Lease, CallerChecked {
 
     private RedlockNodes.Round await(CompletableFuture<RedlockNodes.Round> round) {
         long millis = ctx.nodes().commandTimeout().toMillis() + 1000;
-        try {
-            return round.get(millis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockException("interrupted while waiting for the Redlock nodes about lock '" + name + "'", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new LockConnectionException(
-                    ctx.nodes().maskedUris(), "no answer within " + millis + " ms about lock '" + name + "'", e);
-        }
+        return Await.reply(
+                round,
+                millis,
+                e -> e instanceof InterruptedException
+                        ? new LockException(
+                                "interrupted while waiting for the Redlock nodes about lock '" + name + "'", e)
+                        : new LockConnectionException(
+                                ctx.nodes().maskedUris(),
+                                "no answer within " + millis + " ms about lock '" + name + "'",
+                                e));
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import dev.dlock.LockLostException;
 import dev.dlock.internal.util.Args;
+import dev.dlock.internal.util.Await;
 import dev.dlock.internal.util.ThreadLocking;
 import dev.dlock.internal.util.ValidHoldWait;
 import dev.dlock.internal.util.Validity;
@@ -18,9 +19,6 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A Redlock lock: the {@link DistributedLock} contract over independent masters ({@link
@@ -97,13 +95,8 @@ final class RedlockLock extends ThreadLocking {
     private void confirmForReentry(RedlockLease lease) {
         long margin = Validity.marginNanos(ctx.leaseMillis());
         if (lease.isValid() && lease.remaining().toNanos() < margin) {
-            try {
-                lease.renew().get(ctx.nodes().commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (ExecutionException | TimeoutException e) {
-                // Judged below by the remaining validity.
-            }
+            // A renewal without an answer is judged below by the remaining validity.
+            Await.replyOrNull(lease.renew(), ctx.nodes().commandTimeout().toMillis() + 1000);
         }
         if (!lease.isValid() || lease.remaining().toNanos() < margin) {
             lease.markLost("it could not be shown valid for half its lease when re-entered", false);
@@ -210,28 +203,11 @@ final class RedlockLock extends ThreadLocking {
             throws InterruptedException {
         ctx.lifecycle().checkOpen();
         CompletableFuture<RedlockLease> wait = acquirer.acquire(name, keys, leaseMillis, renewed, waitNanos);
-        boolean interrupted = false;
         try {
-            while (true) {
-                try {
-                    return wait.get();
-                } catch (InterruptedException e) {
-                    if (interruptible) {
-                        wait.cancel(false);
-                        throw e;
-                    }
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    throw unwrap(e.getCause());
-                } catch (CancellationException e) {
-                    throw new IllegalStateException(
-                            "the Redlock LockClient for " + ctx.nodes().maskedUris() + " is closed", e);
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            return Await.acquire(wait, interruptible, () -> wait.cancel(false), RedlockLock::unwrap);
+        } catch (CancellationException e) {
+            throw new IllegalStateException(
+                    "the Redlock LockClient for " + ctx.nodes().maskedUris() + " is closed", e);
         }
     }
 
@@ -264,17 +240,13 @@ final class RedlockLock extends ThreadLocking {
     record Snapshot(Optional<String> holder, Duration remaining, long token) {}
 
     static Snapshot read(RedlockContext ctx, String[] keys, String name) {
-        RedlockNodes.Round round;
-        try {
-            round = ctx.nodes()
-                    .fanOut(RedlockScripts.INFO, keys, new String[0], r -> false)
-                    .get(ctx.nodes().commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockException("interrupted while reading lock '" + name + "'", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new LockConnectionException(ctx.nodes().maskedUris(), "no answer about lock '" + name + "'", e);
-        }
+        RedlockNodes.Round round = Await.reply(
+                ctx.nodes().fanOut(RedlockScripts.INFO, keys, new String[0], r -> false),
+                ctx.nodes().commandTimeout().toMillis() + 1000,
+                e -> e instanceof InterruptedException
+                        ? new LockException("interrupted while reading lock '" + name + "'", e)
+                        : new LockConnectionException(
+                                ctx.nodes().maskedUris(), "no answer about lock '" + name + "'", e));
         if (round.answered < ctx.quorum()) {
             RuntimeException failure = round.firstFailure();
             if (failure != null && !(failure instanceof LockConnectionException)) {
