@@ -8,9 +8,7 @@ import dev.dlock.LockClient;
 import dev.dlock.LockListener;
 import dev.dlock.internal.lease.Leases;
 import dev.dlock.internal.lease.RedisLease;
-import dev.dlock.internal.lease.ThreadHolds;
 import dev.dlock.internal.lease.Watchdog;
-import dev.dlock.internal.multi.MultiHolds;
 import dev.dlock.internal.multi.MultiLock;
 import dev.dlock.internal.mutex.NameRelays;
 import dev.dlock.internal.mutex.RedisDistributedLock;
@@ -30,6 +28,7 @@ import dev.dlock.internal.util.LeaseTime;
 import dev.dlock.internal.util.Lifecycle;
 import dev.dlock.internal.util.Log;
 import dev.dlock.internal.util.Owners;
+import dev.dlock.internal.util.ThreadHolds;
 import dev.dlock.internal.util.Ticker;
 import dev.dlock.internal.wait.AbortableWait;
 import dev.dlock.internal.wait.AcquireContext;
@@ -69,8 +68,7 @@ public final class RedisLockClient implements LockClient {
     private final Leases leases;
     private final AcquireContext acquirer;
     private final NameRelays gates;
-    private final ThreadHolds holds = new ThreadHolds();
-    private final MultiHolds multiHolds = new MultiHolds();
+    private final ThreadHolds holds = new ThreadHolds(); // of every kind: mutex, read-write views, multi-locks
     private final boolean multiLostPart; // the negative control Controls.Control.MULTI_LOST_PART
     private final LockAdmin admin;
 
@@ -221,8 +219,7 @@ public final class RedisLockClient implements LockClient {
 
     @Override
     public DistributedLock multiLock(String... names) {
-        MultiLock multi =
-                MultiLock.of(names, maxNameLength, this::lock, multiHolds, callbacks, lifecycle, !multiLostPart);
+        MultiLock multi = MultiLock.of(names, maxNameLength, this::lock, holds, callbacks, lifecycle, !multiLostPart);
         lifecycle.checkOpen();
         return multi;
     }
@@ -258,7 +255,6 @@ public final class RedisLockClient implements LockClient {
             releases.add(lease.kind().releaseInRedis(lease));
         }
         holds.clear();
-        multiHolds.clear();
         Await.reply(
                 CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0])),
                 commandTimeout.toMillis() + 1000,

@@ -7,6 +7,7 @@ import dev.dlock.internal.script.LockKeys;
 import dev.dlock.internal.util.Args;
 import dev.dlock.internal.util.CallerChecked;
 import dev.dlock.internal.util.Log;
+import dev.dlock.internal.util.ThreadHolds;
 import dev.dlock.internal.util.Ticker;
 import dev.dlock.internal.util.Validity;
 import java.time.Duration;
@@ -20,7 +21,7 @@ import java.util.function.Consumer;
  * never back ({@link LeaseState}, which also keeps the loss listeners), so a late renewal reply cannot
  * revive a lost lease.
  */
-public final class RedisLease implements Lease, CallerChecked {
+public final class RedisLease implements ThreadHolds.Reentrant, CallerChecked {
     private final Leases leases;
     private final LockKeys keys;
     private final String owner;
@@ -165,6 +166,7 @@ public final class RedisLease implements Lease, CallerChecked {
      *
      * @throws LockLostException if the hold is lost or cannot be shown valid for that long
      */
+    @Override
     public void confirmForReentry() {
         if (validForHalf(false)) {
             return;

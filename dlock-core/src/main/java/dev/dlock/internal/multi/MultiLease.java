@@ -6,6 +6,7 @@ import dev.dlock.LockLostException;
 import dev.dlock.internal.lease.LeaseState;
 import dev.dlock.internal.util.Args;
 import dev.dlock.internal.util.Callbacks;
+import dev.dlock.internal.util.ThreadHolds;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -26,7 +27,7 @@ import java.util.function.Consumer;
  * release releases every name, also when one of them turns out lost, and then reports that loss.
  * Thread-safe.
  */
-final class MultiLease implements Lease {
+final class MultiLease implements ThreadHolds.Reentrant {
     private final String label;
     private final List<Lease> parts;
     private final LeaseState state;
@@ -153,11 +154,16 @@ final class MultiLease implements Lease {
     }
 
     /**
-     * The loss, if the lease was lost, now reported (a thread's re-entry throws it, and its unlock then
-     * returns quietly, as for a single lock); null while held or released.
+     * A thread's re-entry throws the loss if the lease was lost, which then counts as reported (its unlock
+     * returns quietly, as for a single lock). Each name's lease is renewed by its own watchdog; this
+     * checks no validity of its own.
      */
-    LockLostException reportLoss() {
-        return state.reportLoss();
+    @Override
+    public void confirmForReentry() {
+        LockLostException loss = state.reportLoss();
+        if (loss != null) {
+            throw loss;
+        }
     }
 
     @Override

@@ -5,7 +5,6 @@ import dev.dlock.DistributedReadWriteLock;
 import dev.dlock.DistributedSemaphore;
 import dev.dlock.LockAdmin;
 import dev.dlock.LockClient;
-import dev.dlock.internal.multi.MultiHolds;
 import dev.dlock.internal.multi.MultiLock;
 import dev.dlock.internal.options.ClientOptions;
 import dev.dlock.internal.options.RedlockOptions;
@@ -17,6 +16,7 @@ import dev.dlock.internal.util.Events;
 import dev.dlock.internal.util.Lifecycle;
 import dev.dlock.internal.util.Log;
 import dev.dlock.internal.util.Owners;
+import dev.dlock.internal.util.ThreadHolds;
 import dev.dlock.internal.util.Ticker;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,8 +37,7 @@ public final class RedlockClient implements LockClient {
     private final RedlockAdmin admin;
     private final String keyPrefix;
     private final int maxNameLength;
-    private final ConcurrentHashMap<RedlockLock.HoldKey, RedlockLock.Hold> holds = new ConcurrentHashMap<>();
-    private final MultiHolds multiHolds = new MultiHolds();
+    private final ThreadHolds holds = new ThreadHolds(); // of its locks and its multi-locks
 
     private RedlockClient(RedlockNodes nodes, ClientOptions options, Ticker ticker) {
         Owners owners = new Owners();
@@ -106,8 +105,7 @@ public final class RedlockClient implements LockClient {
 
     @Override
     public DistributedLock multiLock(String... names) {
-        MultiLock multi =
-                MultiLock.of(names, maxNameLength, this::lock, multiHolds, ctx.callbacks(), ctx.lifecycle(), true);
+        MultiLock multi = MultiLock.of(names, maxNameLength, this::lock, holds, ctx.callbacks(), ctx.lifecycle(), true);
         ctx.lifecycle().checkOpen();
         return multi;
     }
@@ -183,7 +181,6 @@ public final class RedlockClient implements LockClient {
             releases.add(lease.releaseForClose());
         }
         holds.clear();
-        multiHolds.clear();
         Await.reply(
                 CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0])),
                 ctx.nodes().commandTimeout().toMillis() + 1000,

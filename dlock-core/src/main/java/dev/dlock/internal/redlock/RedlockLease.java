@@ -9,6 +9,7 @@ import dev.dlock.internal.util.Args;
 import dev.dlock.internal.util.Await;
 import dev.dlock.internal.util.CallerChecked;
 import dev.dlock.internal.util.Log;
+import dev.dlock.internal.util.ThreadHolds;
 import dev.dlock.internal.util.Validity;
 import java.time.Duration;
 import java.util.Objects;
@@ -31,7 +32,7 @@ import java.util.function.Consumer;
  * the acquire answers "not yours", which is harmless. Thread-safe: the state changes by compare and
  * set ({@link LeaseState}), the deadline is volatile.
  */
-final class RedlockLease implements Lease, CallerChecked {
+final class RedlockLease implements ThreadHolds.Reentrant, CallerChecked {
 
     private final RedlockContext ctx;
     private final String name;
@@ -91,6 +92,25 @@ final class RedlockLease implements Lease, CallerChecked {
             markLost("no quorum of nodes confirmed a renewal before its validity ran out", false);
         } else {
             markLost("its lease time ended", true);
+        }
+    }
+
+    /**
+     * As every acquire: a re-entry returns a hold valid for at least half its lease, renewing it (one
+     * watchdog round) if need be; a hold that cannot be shown so is marked lost and a loss thrown.
+     * Unlike a lease of one Redis, that thrown loss does not count as the lease's reported loss: the
+     * thread's last unlock throws it again.
+     */
+    @Override
+    public void confirmForReentry() {
+        long margin = Validity.marginNanos(leaseMillis); // a thread's hold has the client's lease time
+        if (isValid() && remaining().toNanos() < margin) {
+            // A renewal without an answer is judged below by the remaining validity.
+            Await.replyOrNull(renew(), ctx.nodes().commandTimeout().toMillis() + 1000);
+        }
+        if (!isValid() || remaining().toNanos() < margin) {
+            markLost("it could not be shown valid for half its lease when re-entered", false);
+            throw new LockLostException(name, fencingToken(), "the hold was lost before the re-entry");
         }
     }
 
