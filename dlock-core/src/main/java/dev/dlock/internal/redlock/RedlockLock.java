@@ -111,12 +111,13 @@ final class RedlockLock extends ThreadLocking {
             throws InterruptedException {
         ctx.lifecycle().checkOpen();
         CompletableFuture<RedlockLease> wait = acquirer.acquire(name, keys, leaseMillis, renewed, waitNanos);
-        try {
-            return Await.acquire(wait, interruptible, () -> wait.cancel(false), RedlockLock::unwrap);
-        } catch (CancellationException e) {
-            throw new IllegalStateException(
-                    "the Redlock LockClient for " + ctx.nodes().maskedUris() + " is closed", e);
-        }
+        return Await.acquire(
+                wait,
+                interruptible,
+                () -> wait.cancel(false),
+                RedlockLock::unwrap,
+                cancelled -> new IllegalStateException(
+                        "the Redlock LockClient for " + ctx.nodes().maskedUris() + " is closed", cancelled));
     }
 
     private static RuntimeException unwrap(Throwable error) {

@@ -1,5 +1,6 @@
 package dev.dlock.internal.util;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +28,7 @@ public final class Await {
      * ran out. An interrupt of an {@code interruptible} wait runs {@code giveUp}, which returns once
      * nothing the acquire took is left, and is thrown; an interrupt of any other wait is kept: the
      * wait goes on and the interrupt flag is set again when it ends, however it ends. A cancelled
-     * acquire throws its {@link java.util.concurrent.CancellationException}.
+     * acquire throws its {@link CancellationException}.
      *
      * @param failure what a failed acquire throws, made from the failure's cause
      * @throws InterruptedException if interrupted while an interruptible wait was on
@@ -37,6 +38,22 @@ public final class Await {
             boolean interruptible,
             Runnable giveUp,
             Function<? super Throwable, ? extends RuntimeException> failure)
+            throws InterruptedException {
+        return acquire(acquire, interruptible, giveUp, failure, cancelled -> cancelled);
+    }
+
+    /**
+     * {@link #acquire(Future, boolean, Runnable, Function)}, where a cancelled acquire (its future
+     * cancelled, not failed) throws what {@code cancelled} makes of the {@link CancellationException}.
+     *
+     * @throws InterruptedException if interrupted while an interruptible wait was on
+     */
+    public static <T> T acquire(
+            Future<T> acquire,
+            boolean interruptible,
+            Runnable giveUp,
+            Function<? super Throwable, ? extends RuntimeException> failure,
+            Function<? super CancellationException, ? extends RuntimeException> cancelled)
             throws InterruptedException {
         boolean interrupted = false;
         try {
@@ -51,6 +68,8 @@ public final class Await {
                     interrupted = true;
                 } catch (ExecutionException e) {
                     throw failure.apply(e.getCause());
+                } catch (CancellationException e) {
+                    throw cancelled.apply(e);
                 }
             }
         } finally {
@@ -64,7 +83,7 @@ public final class Await {
      * Waits at most {@code millis} for a reply. An interrupt sets the interrupt flag again; then it, a
      * failure ({@link ExecutionException}) or no answer in time ({@link TimeoutException}) is handed to
      * {@code noAnswer}, whose exception is thrown, or, if it returns null, the wait returns null. A
-     * cancelled reply throws its {@link java.util.concurrent.CancellationException}.
+     * cancelled reply throws its {@link CancellationException}.
      *
      * @param noAnswer the exception to throw for an {@link InterruptedException}, {@link
      *     ExecutionException} or {@link TimeoutException}, or null to return null

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -72,6 +73,22 @@ final class AwaitTest {
         cancelled.cancel(false);
         assertThatThrownBy(() -> Await.acquire(cancelled, true, () -> {}, RuntimeException::new))
                 .isInstanceOf(CancellationException.class);
+    }
+
+    @Test
+    void onlyACancelledAcquire_goesToCancelled_notAFailureCausedByACancellation() {
+        CompletableFuture<String> cancelled = new CompletableFuture<>();
+        cancelled.cancel(false);
+        assertThatThrownBy(() -> Await.acquire(
+                        cancelled, true, () -> {}, RuntimeException::new, c -> new IllegalStateException("closed", c)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("closed");
+        CompletableFuture<String> failed = new CompletableFuture<>();
+        failed.completeExceptionally(new CompletionException(new CancellationException("upstream")));
+        assertThatThrownBy(() -> Await.acquire(
+                        failed, true, () -> {}, c -> (RuntimeException) c, c -> new IllegalStateException("closed", c)))
+                .isInstanceOf(CancellationException.class)
+                .hasMessage("upstream");
     }
 
     @Test
