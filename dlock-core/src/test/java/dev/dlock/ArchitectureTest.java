@@ -43,10 +43,10 @@ final class ArchitectureTest {
             Map.entry("wait", Set.of("lease", "script", "util")),
             Map.entry("mutex", Set.of("wait", "lease", "script", "util")),
             Map.entry("permit", Set.of("wait", "lease", "script", "util")),
-            Map.entry("multi", Set.of("util")),
+            Map.entry("multi", Set.of("lease", "util")),
             Map.entry("options", Set.of("util")),
             Map.entry("client", Set.of("options", "mutex", "permit", "multi", "wait", "lease", "script", "util")),
-            Map.entry("redlock", Set.of("options", "multi", "script", "util")),
+            Map.entry("redlock", Set.of("options", "multi", "lease", "script", "util")),
             Map.entry("connect", Set.of("client", "redlock", "options")));
 
     /** The API classes that may use the implementation (the builder connects a client), and what they may use. */

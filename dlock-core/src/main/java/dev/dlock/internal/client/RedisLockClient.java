@@ -8,9 +8,7 @@ import dev.dlock.LockClient;
 import dev.dlock.LockListener;
 import dev.dlock.internal.lease.Leases;
 import dev.dlock.internal.lease.RedisLease;
-import dev.dlock.internal.lease.ThreadHolds;
 import dev.dlock.internal.lease.Watchdog;
-import dev.dlock.internal.multi.MultiHolds;
 import dev.dlock.internal.multi.MultiLock;
 import dev.dlock.internal.mutex.NameRelays;
 import dev.dlock.internal.mutex.RedisDistributedLock;
@@ -22,6 +20,7 @@ import dev.dlock.internal.script.ScriptRunner;
 import dev.dlock.internal.script.SemaphoreKeys;
 import dev.dlock.internal.script.ServerChecks;
 import dev.dlock.internal.util.Args;
+import dev.dlock.internal.util.Await;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Controls;
 import dev.dlock.internal.util.Events;
@@ -29,6 +28,7 @@ import dev.dlock.internal.util.LeaseTime;
 import dev.dlock.internal.util.Lifecycle;
 import dev.dlock.internal.util.Log;
 import dev.dlock.internal.util.Owners;
+import dev.dlock.internal.util.ThreadHolds;
 import dev.dlock.internal.util.Ticker;
 import dev.dlock.internal.wait.AbortableWait;
 import dev.dlock.internal.wait.AcquireContext;
@@ -41,12 +41,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The client: assembles the collaborators of one connection (docs/architecture.md) and owns their
@@ -70,8 +68,7 @@ public final class RedisLockClient implements LockClient {
     private final Leases leases;
     private final AcquireContext acquirer;
     private final NameRelays gates;
-    private final ThreadHolds holds = new ThreadHolds();
-    private final MultiHolds multiHolds = new MultiHolds();
+    private final ThreadHolds holds = new ThreadHolds(); // of every kind: mutex, read-write views, multi-locks
     private final boolean multiLostPart; // the negative control Controls.Control.MULTI_LOST_PART
     private final LockAdmin admin;
 
@@ -222,8 +219,7 @@ public final class RedisLockClient implements LockClient {
 
     @Override
     public DistributedLock multiLock(String... names) {
-        MultiLock multi =
-                MultiLock.of(names, maxNameLength, this::lock, multiHolds, callbacks, lifecycle, !multiLostPart);
+        MultiLock multi = MultiLock.of(names, maxNameLength, this::lock, holds, callbacks, lifecycle, !multiLostPart);
         lifecycle.checkOpen();
         return multi;
     }
@@ -259,20 +255,20 @@ public final class RedisLockClient implements LockClient {
             releases.add(lease.kind().releaseInRedis(lease));
         }
         holds.clear();
-        multiHolds.clear();
-        try {
-            CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0]))
-                    .get(commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            Log.LOG.log(
-                    System.Logger.Level.WARNING,
-                    "dlock client {0} closed before Redis confirmed every release ({1}); the locks not released"
-                            + " expire at the end of their lease time",
-                    owners.clientId(),
-                    e.toString());
-        }
+        Await.reply(
+                CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0])),
+                commandTimeout.toMillis() + 1000,
+                e -> {
+                    if (!(e instanceof InterruptedException)) {
+                        Log.LOG.log(
+                                System.Logger.Level.WARNING,
+                                "dlock client {0} closed before Redis confirmed every release ({1}); the locks not"
+                                        + " released expire at the end of their lease time",
+                                owners.clientId(),
+                                e.toString());
+                    }
+                    return null;
+                });
         scheduler.shutdownNow();
         callbacks.shutdown(); // callbacks already handed to it still run
         transport.close();

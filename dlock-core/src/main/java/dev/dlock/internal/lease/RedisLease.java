@@ -7,13 +7,10 @@ import dev.dlock.internal.script.LockKeys;
 import dev.dlock.internal.util.Args;
 import dev.dlock.internal.util.CallerChecked;
 import dev.dlock.internal.util.Log;
-import dev.dlock.internal.util.LossListeners;
+import dev.dlock.internal.util.ThreadHolds;
 import dev.dlock.internal.util.Ticker;
 import dev.dlock.internal.util.Validity;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -21,17 +18,10 @@ import java.util.function.Consumer;
  * One hold in Redis. Protocol: the lease is valid until {@code deadline}, a monotonic-clock instant
  * computed from the time <em>before</em> the acquire (or renewal) was sent, minus a drift allowance;
  * Redis keeps the key at least that long. The state moves once from HELD to RELEASED or LOST and
- * never back, so a late renewal reply cannot revive a lost lease. The loss future and the listener
- * list are created only when somebody asks for them: most leases are released, never lost, and the
- * uncontended acquire+release path should allocate as little as it can.
+ * never back ({@link LeaseState}, which also keeps the loss listeners), so a late renewal reply cannot
+ * revive a lost lease.
  */
-public final class RedisLease implements Lease, CallerChecked {
-    enum State {
-        HELD,
-        RELEASED,
-        LOST
-    }
-
+public final class RedisLease implements ThreadHolds.Reentrant, CallerChecked {
     private final Leases leases;
     private final LockKeys keys;
     private final String owner;
@@ -45,26 +35,8 @@ public final class RedisLease implements Lease, CallerChecked {
     // The leases relayed from one hold share one Relay, which points at the newest; null until the
     // first relay. A renewal answered for an older one applies to the newest (same Redis owner).
     private volatile Relay relay;
-    private static final VarHandle STATE;
-    private static final VarHandle LISTENERS;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STATE = lookup.findVarHandle(RedisLease.class, "state", State.class);
-            LISTENERS = lookup.findVarHandle(RedisLease.class, "listeners", LossListeners.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    @SuppressWarnings("unused") // through STATE
-    private volatile State state = State.HELD;
-    // Set once, right after the state became LOST.
-    private volatile LockLostException loss;
-    private volatile LossListeners listeners; // made by onLost() or whenLost()
+    private final LeaseState state;
     private volatile long deadline;
-    private volatile boolean lossReported;
 
     RedisLease(
             Leases leases,
@@ -84,6 +56,7 @@ public final class RedisLease implements Lease, CallerChecked {
         this.ticker = leases.ticker();
         this.deadline = Validity.deadlineFrom(sentAt, leaseMillis);
         this.kind = kind;
+        this.state = new LeaseState(leases.callbacks());
     }
 
     /** The next lease of the same hold, with a new token and this lease's validity (NameRelay's relay). */
@@ -138,7 +111,7 @@ public final class RedisLease implements Lease, CallerChecked {
     }
 
     public boolean isHeld() {
-        return state == State.HELD;
+        return state.isHeld();
     }
 
     /** A renewal sent at {@code sentAt} succeeded. */
@@ -166,7 +139,7 @@ public final class RedisLease implements Lease, CallerChecked {
             throw new IllegalStateException("lease " + this + " is renewed by the watchdog; expireIn is for leases"
                     + " taken with an explicit lease time");
         }
-        if (state != State.HELD) {
+        if (!state.isHeld()) {
             return false;
         }
         long sentAt = ticker.nanos();
@@ -178,7 +151,7 @@ public final class RedisLease implements Lease, CallerChecked {
             markLost("setting its remaining time found the key gone or owned by another owner");
             return false;
         }
-        if (state != State.HELD) {
+        if (!state.isHeld()) {
             return false;
         }
         deadline = next;
@@ -193,16 +166,17 @@ public final class RedisLease implements Lease, CallerChecked {
      *
      * @throws LockLostException if the hold is lost or cannot be shown valid for that long
      */
+    @Override
     public void confirmForReentry() {
         if (validForHalf(false)) {
             return;
         }
-        if (state == State.HELD) {
+        if (state.isHeld()) {
             expire("it could not be shown valid for half its lease of " + leaseMillis + " ms when re-entered");
         }
-        if (state == State.LOST) {
-            lossReported = true;
-            throw awaitLoss();
+        LockLostException loss = state.reportLoss();
+        if (loss != null) {
+            throw loss;
         }
         throw new IllegalStateException("lease " + this + " was released while its thread re-entered it");
     }
@@ -252,7 +226,7 @@ public final class RedisLease implements Lease, CallerChecked {
         if (!confirm && validForHalfNow()) {
             return true;
         }
-        if (state == State.HELD && deadline - ticker.nanos() > 0) {
+        if (state.isHeld() && deadline - ticker.nanos() > 0) {
             long sentAt = ticker.nanos();
             Boolean ours;
             try {
@@ -269,7 +243,7 @@ public final class RedisLease implements Lease, CallerChecked {
                 if (!renewed) {
                     leases.expireAtDeadline(this, "its fixed lease time of " + leaseMillis + " ms ran out");
                 }
-                return state == State.HELD && deadline - ticker.nanos() >= margin;
+                return state.isHeld() && deadline - ticker.nanos() >= margin;
             } else {
                 markLost("the renewal found the key gone or owned by another owner");
             }
@@ -279,20 +253,12 @@ public final class RedisLease implements Lease, CallerChecked {
 
     @Override
     public boolean validForHalfNow() {
-        return state == State.HELD && deadline - ticker.nanos() >= Validity.marginNanos(leaseMillis);
-    }
-
-    private LockLostException awaitLoss() {
-        LockLostException seen;
-        while ((seen = loss) == null) {
-            Thread.onSpinWait(); // markLost is between its state change and setting the loss
-        }
-        return seen;
+        return state.isHeld() && deadline - ticker.nanos() >= Validity.marginNanos(leaseMillis);
     }
 
     /** Marks the lease lost (once) and runs the listeners; a released lease stays released. */
     void markLost(String reason) {
-        if (STATE.compareAndSet(this, State.HELD, State.LOST)) {
+        if (state.toLost()) {
             lost(reason, false);
         }
     }
@@ -304,7 +270,7 @@ public final class RedisLease implements Lease, CallerChecked {
      * release. A lease released meanwhile sends nothing (its hold may live on, relayed).
      */
     void expire(String reason) {
-        if (STATE.compareAndSet(this, State.HELD, State.LOST)) {
+        if (state.toLost()) {
             kind.releaseInRedis(this);
             lost(reason, !renewed); // a fixed lease ends at its deadline by its holder's choice
         }
@@ -313,29 +279,16 @@ public final class RedisLease implements Lease, CallerChecked {
     /** {@code planned}: a fixed lease ran out, the end its holder chose; any other loss is a fault to look into. */
     private void lost(String reason, boolean planned) {
         LockLostException loss = new LockLostException(keys.name(), token, reason);
-        this.loss = loss;
-        leases.lost(this, loss, planned);
-        kind.lost(this);
-        Log.LOG.log(
-                planned ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
-                "dlock lost lock ''{0}'' (fencing token {1}): {2}",
-                keys.name(),
-                Long.toString(token),
-                reason);
-        // Each side writes its own field, then reads the other's: one of them sees both.
-        LossListeners l = listeners;
-        if (l != null) {
-            l.lost(loss);
-        }
-    }
-
-    private LossListeners listeners() {
-        LossListeners l = listeners;
-        if (l == null) {
-            LISTENERS.compareAndSet(this, null, new LossListeners(leases.callbacks()));
-            l = listeners;
-        }
-        return l;
+        state.lost(loss, () -> {
+            leases.lost(this, loss, planned);
+            kind.lost(this);
+            Log.LOG.log(
+                    planned ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
+                    "dlock lost lock ''{0}'' (fencing token {1}): {2}",
+                    keys.name(),
+                    Long.toString(token),
+                    reason);
+        });
     }
 
     @Override
@@ -350,7 +303,7 @@ public final class RedisLease implements Lease, CallerChecked {
 
     @Override
     public Duration remaining() {
-        if (state != State.HELD) {
+        if (!state.isHeld()) {
             return Duration.ZERO;
         }
         long left = deadline - ticker.nanos();
@@ -359,33 +312,32 @@ public final class RedisLease implements Lease, CallerChecked {
 
     @Override
     public boolean isValid() {
-        return state == State.HELD && deadline - ticker.nanos() > 0;
+        return state.isHeld() && deadline - ticker.nanos() > 0;
     }
 
     @Override
     public void release() {
-        if (state == State.HELD && deadline - ticker.nanos() <= 0) {
+        if (state.isHeld() && deadline - ticker.nanos() <= 0) {
             expire("its lease of " + leaseMillis + " ms ran out before it was released");
         }
-        if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
+        if (state.toReleased()) {
             leases.released(this);
             boolean released = leases.scripts().await(kind.release(this), keys.lock());
             if (!released) {
-                lossReported = true;
                 throw new LockLostException(
                         keys.name(), token, "the key was gone or owned by another owner when it was released");
             }
             return;
         }
-        if (state == State.LOST && !lossReported) {
-            lossReported = true;
-            throw awaitLoss();
+        LockLostException loss = state.reportLossOnce();
+        if (loss != null) {
+            throw loss;
         }
     }
 
     /** Releases without waiting or reporting, for a lock taken by an attempt nobody wants any more. */
     public void releaseQuietly() {
-        if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
+        if (state.toReleased()) {
             leases.released(this);
             kind.release(this);
         }
@@ -393,7 +345,7 @@ public final class RedisLease implements Lease, CallerChecked {
 
     /** Marks the lease released because its client is closing; the client releases it in Redis. */
     public void markReleasedForClose() {
-        if (STATE.compareAndSet(this, State.HELD, State.RELEASED)) {
+        if (state.toReleased()) {
             leases.released(this);
         }
     }
@@ -405,15 +357,13 @@ public final class RedisLease implements Lease, CallerChecked {
 
     @Override
     public Lease onLost(Consumer<? super LockLostException> listener) {
-        Objects.requireNonNull(listener, "listener");
-        listeners().listen(listener, () -> loss);
+        state.onLost(listener);
         return this;
     }
 
     @Override
     public CompletableFuture<LockLostException> whenLost() {
-        LossListeners l = listeners();
-        return l.whenLost(loss);
+        return state.whenLost();
     }
 
     /** The leases relayed from one hold. */

@@ -3,17 +3,16 @@ package dev.dlock.internal.multi;
 import dev.dlock.Lease;
 import dev.dlock.LockException;
 import dev.dlock.LockLostException;
+import dev.dlock.internal.lease.LeaseState;
 import dev.dlock.internal.util.Args;
 import dev.dlock.internal.util.Callbacks;
-import dev.dlock.internal.util.LossListeners;
+import dev.dlock.internal.util.ThreadHolds;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -21,30 +20,22 @@ import java.util.function.Consumer;
  * order, held and given up as one.
  *
  * <p>Protocol: each name's lease is renewed by its own client's watchdog (or ends at its fixed lease
- * time) exactly as a single lock's. The state moves once from HELD to RELEASED or LOST. The first loss
+ * time) exactly as a single lock's. The state moves once from HELD to RELEASED or LOST ({@link
+ * LeaseState}). The first loss
  * of any name's lease makes the whole lease LOST: its own listeners run once with that name's loss,
  * and the other names are released at once (owner-checked), so a lost multi-lease holds nothing. A
  * release releases every name, also when one of them turns out lost, and then reports that loss.
  * Thread-safe.
  */
-final class MultiLease implements Lease {
-    private enum State {
-        HELD,
-        RELEASED,
-        LOST
-    }
-
+final class MultiLease implements ThreadHolds.Reentrant {
     private final String label;
     private final List<Lease> parts;
-    private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
-    private final LossListeners listeners;
-    private volatile LockLostException loss; // set once, right after the state became LOST
-    private volatile boolean lossReported;
+    private final LeaseState state;
 
     MultiLease(String label, List<Lease> parts, Callbacks callbacks) {
         this.label = label;
         this.parts = List.copyOf(parts);
-        this.listeners = new LossListeners(callbacks);
+        this.state = new LeaseState(callbacks);
         for (Lease part : this.parts) {
             part.onLost(this::partLost);
         }
@@ -52,13 +43,11 @@ final class MultiLease implements Lease {
 
     /** One name's lease was lost (its listener, on the callback executor): the whole lease is. */
     private void partLost(LockLostException partLoss) {
-        if (!state.compareAndSet(State.HELD, State.LOST)) {
+        if (!state.toLost()) {
             return; // released meanwhile, or lost through another name already
         }
-        loss = partLoss;
         // The hold is gone as a whole: keeping the other names would block their waiters for nothing.
-        releaseQuietly(parts);
-        listeners.lost(partLoss);
+        state.lost(partLoss, () -> releaseQuietly(parts));
     }
 
     /** Releases leases, ignoring their losses and failures (a name not released expires with its lease). */
@@ -94,7 +83,7 @@ final class MultiLease implements Lease {
 
     @Override
     public Duration remaining() {
-        if (state.get() != State.HELD) {
+        if (!state.isHeld()) {
             return Duration.ZERO;
         }
         Duration least = null;
@@ -109,7 +98,7 @@ final class MultiLease implements Lease {
 
     @Override
     public boolean isValid() {
-        if (state.get() != State.HELD) {
+        if (!state.isHeld()) {
             return false;
         }
         for (Lease part : parts) {
@@ -123,7 +112,7 @@ final class MultiLease implements Lease {
     @Override
     public boolean expireIn(Duration remaining) {
         Args.positive("remaining", remaining);
-        if (state.get() != State.HELD) {
+        if (!state.isHeld()) {
             return false;
         }
         boolean all = true;
@@ -131,12 +120,12 @@ final class MultiLease implements Lease {
             // a part that answers false is marked lost by its lease, which makes this lease lost
             all &= part.expireIn(remaining);
         }
-        return all && state.get() == State.HELD;
+        return all && state.isHeld();
     }
 
     @Override
     public void release() {
-        if (state.compareAndSet(State.HELD, State.RELEASED)) {
+        if (state.toReleased()) {
             LockException first = null;
             for (Lease part : parts) {
                 try {
@@ -154,35 +143,27 @@ final class MultiLease implements Lease {
                 }
             }
             if (first != null) {
-                lossReported = true;
                 throw first;
             }
             return;
         }
-        if (state.get() == State.LOST && !lossReported) {
-            lossReported = true;
-            throw awaitLoss();
+        LockLostException loss = state.reportLossOnce();
+        if (loss != null) {
+            throw loss;
         }
-    }
-
-    private LockLostException awaitLoss() {
-        LockLostException seen;
-        while ((seen = loss) == null) {
-            Thread.onSpinWait(); // partLost is between its state change and setting the loss
-        }
-        return seen;
     }
 
     /**
-     * The loss, if the lease was lost, now reported (a thread's re-entry throws it, and its unlock then
-     * returns quietly, as for a single lock); null while held or released.
+     * A thread's re-entry throws the loss if the lease was lost, which then counts as reported (its unlock
+     * returns quietly, as for a single lock). Each name's lease is renewed by its own watchdog; this
+     * checks no validity of its own.
      */
-    LockLostException reportLoss() {
-        if (state.get() != State.LOST) {
-            return null;
+    @Override
+    public void confirmForReentry() {
+        LockLostException loss = state.reportLoss();
+        if (loss != null) {
+            throw loss;
         }
-        lossReported = true;
-        return awaitLoss();
     }
 
     @Override
@@ -192,18 +173,17 @@ final class MultiLease implements Lease {
 
     @Override
     public Lease onLost(Consumer<? super LockLostException> listener) {
-        Objects.requireNonNull(listener, "listener");
-        listeners.listen(listener, () -> loss);
+        state.onLost(listener);
         return this;
     }
 
     @Override
     public CompletableFuture<LockLostException> whenLost() {
-        return listeners.whenLost(loss);
+        return state.whenLost();
     }
 
     @Override
     public String toString() {
-        return "Lease[" + label + ", tokens " + fencingTokens() + ", " + state.get() + "]";
+        return "Lease[" + label + ", tokens " + fencingTokens() + ", " + state + "]";
     }
 }

@@ -4,12 +4,12 @@ import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockException;
 import dev.dlock.LockInfo;
-import dev.dlock.LockLostException;
 import dev.dlock.internal.util.Args;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.CallerChecked;
 import dev.dlock.internal.util.Lifecycle;
 import dev.dlock.internal.util.Log;
+import dev.dlock.internal.util.ThreadHolds;
 import dev.dlock.internal.util.ThreadLocking;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,7 +44,7 @@ import java.util.function.Function;
  * checks the parts by this JVM's clock, without I/O.
  *
  * <p>Thread-owned holds ({@code lock()}) are counted per thread and per set of names in the client's
- * {@link MultiHolds}; they are lease-owned holds underneath, so a thread holding a multi-lock that
+ * {@link ThreadHolds} (the multi-lock role); they are lease-owned holds underneath, so a thread holding a multi-lock that
  * calls {@code lock()} on one of its names waits for itself, as a thread holding a lease does.
  * Thread-safe.
  */
@@ -52,7 +52,6 @@ public final class MultiLock extends ThreadLocking {
     private final List<String> names;
     private final List<DistributedLock> locks;
     private final String label;
-    private final MultiHolds holds;
     private final Callbacks callbacks;
     private final Lifecycle lifecycle;
     private final boolean checkParts; // off only for the negative control Controls.Control.MULTI_LOST_PART
@@ -63,16 +62,16 @@ public final class MultiLock extends ThreadLocking {
     private MultiLock(
             List<String> names,
             List<DistributedLock> locks,
-            MultiHolds holds,
+            ThreadHolds holds,
             Callbacks callbacks,
             Lifecycle lifecycle,
             boolean checkParts) {
+        super(holds, ThreadHolds.MULTI, names);
         this.checkParts = checkParts;
         this.names = names;
         this.lifecycle = lifecycle;
         this.locks = locks;
         this.label = names.toString();
-        this.holds = holds;
         this.callbacks = callbacks;
     }
 
@@ -90,7 +89,7 @@ public final class MultiLock extends ThreadLocking {
             String[] names,
             int maxNameLength,
             Function<String, DistributedLock> lockOfName,
-            MultiHolds holds,
+            ThreadHolds holds,
             Callbacks callbacks,
             Lifecycle lifecycle,
             boolean checkParts) {
@@ -126,72 +125,15 @@ public final class MultiLock extends ThreadLocking {
 
     // ---- thread-owned ----------------------------------------------------------------------
 
+    /** A re-entry throws the loss if a name's lease was lost ({@link MultiLease#confirmForReentry}). */
     @Override
-    protected boolean lockForThread(long waitNanos, boolean interruptible) throws InterruptedException {
-        MultiHolds.Hold hold = holds.ofCurrentThread(names);
-        if (hold != null) {
-            if (hold.count == Integer.MAX_VALUE) {
-                throw new Error("maximum lock count exceeded");
-            }
-            LockLostException loss = hold.lease.reportLoss();
-            if (loss != null) {
-                throw loss;
-            }
-            hold.count++;
-            return true;
-        }
-        MultiLease lease = acquireAll(waitNanos, null, interruptible);
-        if (lease == null) {
-            return false;
-        }
-        holds.add(names, lease);
-        return true;
-    }
-
-    @Override
-    public void unlock() {
-        MultiHolds.Hold hold = heldOrThrow();
-        if (--hold.count > 0) {
-            return;
-        }
-        holds.remove(hold);
-        hold.lease.release();
-    }
-
-    @Override
-    public boolean isHeldByCurrentThread() {
-        MultiHolds.Hold hold = holds.ofCurrentThread(names);
-        return hold != null && hold.lease.isValid();
-    }
-
-    @Override
-    public int getHoldCount() {
-        MultiHolds.Hold hold = holds.ofCurrentThread(names);
-        return hold == null ? 0 : hold.count;
-    }
-
-    @Override
-    public long fencingToken() {
-        return heldOrThrow().lease.fencingToken();
+    protected MultiLease takeForThread(long waitNanos, boolean interruptible) throws InterruptedException {
+        return acquireAll(waitNanos, null, interruptible);
     }
 
     @Override
     public Map<String, Long> fencingTokens() {
         return heldOrThrow().lease.fencingTokens();
-    }
-
-    @Override
-    public Duration remaining() {
-        return heldOrThrow().lease.remaining();
-    }
-
-    private MultiHolds.Hold heldOrThrow() {
-        MultiHolds.Hold hold = holds.ofCurrentThread(names);
-        if (hold == null) {
-            throw new IllegalMonitorStateException(
-                    "the current thread does not hold multi-lock " + label + " through this client");
-        }
-        return hold;
     }
 
     // ---- lease-owned -----------------------------------------------------------------------

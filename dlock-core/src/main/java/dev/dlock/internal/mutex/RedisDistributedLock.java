@@ -3,35 +3,32 @@ package dev.dlock.internal.mutex;
 import dev.dlock.Lease;
 import dev.dlock.LockInfo;
 import dev.dlock.internal.lease.RedisLease;
-import dev.dlock.internal.lease.ThreadHolds;
 import dev.dlock.internal.script.LockKeys;
 import dev.dlock.internal.script.ScriptRunner;
 import dev.dlock.internal.script.Scripts;
 import dev.dlock.internal.script.Snapshots;
 import dev.dlock.internal.util.Args;
+import dev.dlock.internal.util.Await;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Lifecycle;
 import dev.dlock.internal.util.Owners;
+import dev.dlock.internal.util.ThreadHolds;
 import dev.dlock.internal.util.ThreadLocking;
 import dev.dlock.internal.util.ValidHoldWait;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
- * A view of one lock name. Thread-owned holds live in the client's {@link ThreadHolds} ((name,
- * thread) → the thread's hold through {@code lock()}), so two views of one name agree and nothing
- * stays behind after the last unlock. Every acquire lines up at the name's {@link NameRelay}.
+ * A view of one lock name. Thread-owned holds live in the client's {@link ThreadHolds} ((mutex role,
+ * name, thread) → the thread's hold through {@code lock()}, counted by {@link ThreadLocking}), so two
+ * views of one name agree and nothing stays behind after the last unlock. Every acquire lines up at the name's {@link NameRelay}.
  */
 public final class RedisDistributedLock extends ThreadLocking {
 
     private final LockKeys keys;
     private final NameRelays gates;
-    private final ThreadHolds holds;
     private final Owners owners;
     private final long leaseMillis;
     private final ScriptRunner scripts;
@@ -47,9 +44,9 @@ public final class RedisDistributedLock extends ThreadLocking {
             ScriptRunner scripts,
             Callbacks callbacks,
             Lifecycle lifecycle) {
+        super(holds, ThreadHolds.MUTEX, keys.name());
         this.keys = keys;
         this.gates = gates;
-        this.holds = holds;
         this.owners = owners;
         this.leaseMillis = leaseMillis;
         this.scripts = scripts;
@@ -64,74 +61,10 @@ public final class RedisDistributedLock extends ThreadLocking {
 
     // ---- thread-owned ----------------------------------------------------------------------
 
-    private ThreadHolds.Hold ownHold() {
-        return holds.ofCurrentThread(keys.name());
-    }
-
-    private boolean reenter(ThreadHolds.Hold hold) {
-        if (hold == null) {
-            return false;
-        }
-        if (hold.count == Integer.MAX_VALUE) {
-            throw new Error("maximum lock count exceeded");
-        }
-        hold.lease.confirmForReentry(); // as every acquire: valid for at least half the lease, or it throws
-        hold.count++;
-        return true;
-    }
-
+    /** A re-entry renews the hold if the watchdog fell behind ({@link RedisLease#confirmForReentry}). */
     @Override
-    protected boolean lockForThread(long waitNanos, boolean interruptible) throws InterruptedException {
-        if (reenter(ownHold())) {
-            return true;
-        }
-        RedisLease lease = await(owners.thread(), leaseMillis, true, waitNanos, interruptible);
-        if (lease == null) {
-            return false;
-        }
-        holds.add(keys.name(), lease);
-        return true;
-    }
-
-    @Override
-    public void unlock() {
-        ThreadHolds.Hold hold = heldOrThrow();
-        if (--hold.count > 0) {
-            return;
-        }
-        holds.remove(hold);
-        hold.lease.release();
-    }
-
-    @Override
-    public boolean isHeldByCurrentThread() {
-        ThreadHolds.Hold hold = ownHold();
-        return hold != null && hold.lease.isValid();
-    }
-
-    @Override
-    public int getHoldCount() {
-        ThreadHolds.Hold hold = ownHold();
-        return hold == null ? 0 : hold.count;
-    }
-
-    @Override
-    public long fencingToken() {
-        return heldOrThrow().lease.fencingToken();
-    }
-
-    @Override
-    public Duration remaining() {
-        return heldOrThrow().lease.remaining();
-    }
-
-    private ThreadHolds.Hold heldOrThrow() {
-        ThreadHolds.Hold hold = ownHold();
-        if (hold == null) {
-            throw new IllegalMonitorStateException(
-                    "the current thread does not hold lock '" + keys.name() + "' through this client");
-        }
-        return hold;
+    protected RedisLease takeForThread(long waitNanos, boolean interruptible) throws InterruptedException {
+        return await(owners.thread(), leaseMillis, true, waitNanos, interruptible);
     }
 
     // ---- lease-owned -----------------------------------------------------------------------
@@ -194,36 +127,13 @@ public final class RedisDistributedLock extends ThreadLocking {
             throws InterruptedException {
         lifecycle.checkOpen();
         PendingAcquire turn = gates.enter(keys, owner, leaseMillis, renewed, waitNanos);
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return turn.get();
-                } catch (InterruptedException e) {
-                    if (interruptible) {
-                        settleCancelled(turn);
-                        throw e;
-                    }
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    throw scripts.translate(e.getCause(), keys.lock());
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return Await.acquire(
+                turn, interruptible, () -> settleCancelled(turn), error -> scripts.translate(error, keys.lock()));
     }
 
     private void settleCancelled(PendingAcquire turn) {
-        try {
-            turn.giveUp().get(scripts.commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            // The acquire's command never answered; a lock it might have taken expires with its lease.
-        }
+        // If the acquire's command never answers, a lock it might have taken expires with its lease.
+        Await.replyOrNull(turn.giveUp(), scripts.commandTimeout().toMillis() + 1000);
         if (turn.isDone() && !turn.isCompletedExceptionally()) {
             RedisLease won = turn.join();
             if (won != null) {

@@ -2,15 +2,13 @@ package dev.dlock.internal.permit;
 
 import dev.dlock.Lease;
 import dev.dlock.internal.lease.RedisLease;
+import dev.dlock.internal.util.Await;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Events;
 import dev.dlock.internal.util.ValidHoldWait;
 import dev.dlock.internal.wait.AcquireContext;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.LongFunction;
 
 /**
@@ -71,42 +69,27 @@ final class PermitWaits {
     private static RedisLease awaitOne(
             AcquireContext acquirer, PermitAcquisition acquisition, String key, boolean interruptible)
             throws InterruptedException {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return acquisition.result().get();
-                } catch (InterruptedException e) {
-                    if (interruptible) {
-                        acquisition.cancel();
-                        settleCancelled(acquirer, acquisition);
-                        throw e;
-                    }
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    throw acquirer.scripts.translate(e.getCause(), key);
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return Await.acquire(
+                acquisition.result(),
+                interruptible,
+                () -> {
+                    acquisition.cancel();
+                    settleCancelled(acquirer, acquisition);
+                },
+                error -> acquirer.scripts.translate(error, key));
     }
 
     private static void settleCancelled(AcquireContext acquirer, PermitAcquisition acquisition) {
+        RedisLease won;
         try {
-            RedisLease won = acquisition
-                    .result()
-                    .get(acquirer.scripts.commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-            if (won != null) {
-                won.releaseQuietly();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException | CancellationException e) {
-            // Given up without a hold, or its command never answered or failed; a hold it might have taken ends
-            // with its lease.
+            won = Await.replyOrNull(
+                    acquisition.result(), acquirer.scripts.commandTimeout().toMillis() + 1000);
+        } catch (CancellationException e) {
+            won = null; // given up without a hold
+        }
+        // Null also if its command never answered or failed: a hold it might have taken ends with its lease.
+        if (won != null) {
+            won.releaseQuietly();
         }
     }
 

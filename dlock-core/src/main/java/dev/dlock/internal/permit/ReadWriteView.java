@@ -5,13 +5,13 @@ import dev.dlock.LockInfo;
 import dev.dlock.LockLostException;
 import dev.dlock.internal.lease.LeaseKind;
 import dev.dlock.internal.lease.RedisLease;
-import dev.dlock.internal.lease.ThreadHolds;
 import dev.dlock.internal.script.Scripts;
 import dev.dlock.internal.script.SemaphoreKeys;
 import dev.dlock.internal.script.Snapshots;
 import dev.dlock.internal.util.Args;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Lifecycle;
+import dev.dlock.internal.util.ThreadHolds;
 import dev.dlock.internal.util.ThreadLocking;
 import dev.dlock.internal.wait.AcquireContext;
 import dev.dlock.spi.Script;
@@ -53,6 +53,7 @@ final class ReadWriteView extends ThreadLocking implements PermitKind {
             long leaseMillis,
             Callbacks callbacks,
             Lifecycle lifecycle) {
+        super(holds, write ? WRITE_ROLE : READ_ROLE, keys.name());
         this.keys = keys;
         this.write = write;
         this.acquirer = acquirer;
@@ -75,38 +76,20 @@ final class ReadWriteView extends ThreadLocking implements PermitKind {
         return acquirer;
     }
 
-    private String role() {
-        return write ? WRITE_ROLE : READ_ROLE;
-    }
-
     // ---- thread-owned ----------------------------------------------------------------------
 
+    /** A re-entry renews the hold if the watchdog fell behind ({@link RedisLease#confirmForReentry}). */
     @Override
-    protected boolean lockForThread(long waitNanos, boolean interruptible) throws InterruptedException {
-        ThreadHolds.Hold own = holds.ofCurrentThread(role(), name());
-        if (own != null) {
-            if (own.count == Integer.MAX_VALUE) {
-                throw new Error("maximum lock count exceeded");
-            }
-            own.lease.confirmForReentry(); // as every acquire: valid for at least half the lease, or it throws
-            own.count++;
-            return true;
-        }
+    protected RedisLease takeForThread(long waitNanos, boolean interruptible) throws InterruptedException {
         refuseUpgrade();
         lifecycle.checkOpen();
-        RedisLease lease;
         ThreadHolds.Hold writing = write ? null : holds.ofCurrentThread(WRITE_ROLE, name());
         if (writing != null) {
-            lease = beside(writing.lease); // the downgrade: never waits, the write hold keeps everyone out
-        } else {
-            lease = PermitWaits.await(
-                    acquirer, wait -> start(leaseMillis, true, wait, "-"), waitNanos, keys.record(), interruptible);
-            if (lease == null) {
-                return false;
-            }
+            // the downgrade: never waits, the write hold keeps everyone out; the write role holds RedisLeases
+            return beside((RedisLease) writing.lease);
         }
-        holds.add(role(), name(), lease);
-        return true;
+        return PermitWaits.await(
+                acquirer, wait -> start(leaseMillis, true, wait, "-"), waitNanos, keys.record(), interruptible);
     }
 
     /** A write acquire by a thread that holds the read lock through {@code lock()} would wait for itself. */
@@ -142,47 +125,6 @@ final class ReadWriteView extends ThreadLocking implements PermitKind {
         } catch (InterruptedException e) {
             throw new AssertionError("uninterruptible wait was interrupted", e);
         }
-    }
-
-    @Override
-    public void unlock() {
-        ThreadHolds.Hold hold = heldOrThrow();
-        if (--hold.count > 0) {
-            return;
-        }
-        holds.remove(hold);
-        hold.lease.release();
-    }
-
-    @Override
-    public boolean isHeldByCurrentThread() {
-        ThreadHolds.Hold hold = holds.ofCurrentThread(role(), name());
-        return hold != null && hold.lease.isValid();
-    }
-
-    @Override
-    public int getHoldCount() {
-        ThreadHolds.Hold hold = holds.ofCurrentThread(role(), name());
-        return hold == null ? 0 : hold.count;
-    }
-
-    @Override
-    public long fencingToken() {
-        return heldOrThrow().lease.fencingToken();
-    }
-
-    @Override
-    public Duration remaining() {
-        return heldOrThrow().lease.remaining();
-    }
-
-    private ThreadHolds.Hold heldOrThrow() {
-        ThreadHolds.Hold hold = holds.ofCurrentThread(role(), name());
-        if (hold == null) {
-            throw new IllegalMonitorStateException("the current thread does not hold the " + (write ? "write" : "read")
-                    + " lock of '" + name() + "' through this client");
-        }
-        return hold;
     }
 
     // ---- lease-owned -----------------------------------------------------------------------

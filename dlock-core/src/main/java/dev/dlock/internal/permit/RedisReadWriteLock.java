@@ -5,10 +5,10 @@ import dev.dlock.DistributedReadWriteLock;
 import dev.dlock.Lease;
 import dev.dlock.LockLostException;
 import dev.dlock.internal.lease.RedisLease;
-import dev.dlock.internal.lease.ThreadHolds;
 import dev.dlock.internal.script.SemaphoreKeys;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Lifecycle;
+import dev.dlock.internal.util.ThreadHolds;
 import dev.dlock.internal.wait.AcquireContext;
 import java.util.Objects;
 

@@ -6,11 +6,9 @@ import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import dev.dlock.internal.script.LockKeys;
 import dev.dlock.internal.util.Args;
+import dev.dlock.internal.util.Await;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The operator view of a Redlock client's locks, as far as it makes sense over independent masters:
@@ -79,17 +77,13 @@ final class RedlockAdmin implements LockAdmin {
 
     /** Runs the force script on every node; at least a quorum must have answered. */
     private RedlockNodes.Round force(String[] keys, String name, String mode) {
-        RedlockNodes.Round round;
-        try {
-            round = ctx.nodes()
-                    .fanOut(RedlockScripts.FORCE, keys, new String[] {mode}, r -> false)
-                    .get(ctx.nodes().commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockException("interrupted while deleting lock '" + name + "'", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new LockConnectionException(ctx.nodes().maskedUris(), "no answer about lock '" + name + "'", e);
-        }
+        RedlockNodes.Round round = Await.reply(
+                ctx.nodes().fanOut(RedlockScripts.FORCE, keys, new String[] {mode}, r -> false),
+                ctx.nodes().commandTimeout().toMillis() + 1000,
+                e -> e instanceof InterruptedException
+                        ? new LockException("interrupted while deleting lock '" + name + "'", e)
+                        : new LockConnectionException(
+                                ctx.nodes().maskedUris(), "no answer about lock '" + name + "'", e));
         if (round.answered < ctx.quorum()) {
             throw new LockConnectionException(
                     ctx.nodes().maskedUris(),

@@ -5,26 +5,25 @@ import dev.dlock.DistributedReadWriteLock;
 import dev.dlock.DistributedSemaphore;
 import dev.dlock.LockAdmin;
 import dev.dlock.LockClient;
-import dev.dlock.internal.multi.MultiHolds;
 import dev.dlock.internal.multi.MultiLock;
 import dev.dlock.internal.options.ClientOptions;
 import dev.dlock.internal.options.RedlockOptions;
 import dev.dlock.internal.util.Args;
+import dev.dlock.internal.util.Await;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Controls;
 import dev.dlock.internal.util.Events;
 import dev.dlock.internal.util.Lifecycle;
 import dev.dlock.internal.util.Log;
 import dev.dlock.internal.util.Owners;
+import dev.dlock.internal.util.ThreadHolds;
 import dev.dlock.internal.util.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A Redlock client over independent masters (docs/redlock.md): assembles the nodes, one timer thread
@@ -38,8 +37,7 @@ public final class RedlockClient implements LockClient {
     private final RedlockAdmin admin;
     private final String keyPrefix;
     private final int maxNameLength;
-    private final ConcurrentHashMap<RedlockLock.HoldKey, RedlockLock.Hold> holds = new ConcurrentHashMap<>();
-    private final MultiHolds multiHolds = new MultiHolds();
+    private final ThreadHolds holds = new ThreadHolds(); // of its locks and its multi-locks
 
     private RedlockClient(RedlockNodes nodes, ClientOptions options, Ticker ticker) {
         Owners owners = new Owners();
@@ -107,8 +105,7 @@ public final class RedlockClient implements LockClient {
 
     @Override
     public DistributedLock multiLock(String... names) {
-        MultiLock multi =
-                MultiLock.of(names, maxNameLength, this::lock, multiHolds, ctx.callbacks(), ctx.lifecycle(), true);
+        MultiLock multi = MultiLock.of(names, maxNameLength, this::lock, holds, ctx.callbacks(), ctx.lifecycle(), true);
         ctx.lifecycle().checkOpen();
         return multi;
     }
@@ -184,20 +181,20 @@ public final class RedlockClient implements LockClient {
             releases.add(lease.releaseForClose());
         }
         holds.clear();
-        multiHolds.clear();
-        try {
-            CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0]))
-                    .get(ctx.nodes().commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            Log.LOG.log(
-                    System.Logger.Level.WARNING,
-                    "dlock Redlock client {0} closed before every node confirmed every release ({1}); the locks not"
-                            + " released expire at the end of their lease time",
-                    clientId(),
-                    e.toString());
-        }
+        Await.reply(
+                CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0])),
+                ctx.nodes().commandTimeout().toMillis() + 1000,
+                e -> {
+                    if (!(e instanceof InterruptedException)) {
+                        Log.LOG.log(
+                                System.Logger.Level.WARNING,
+                                "dlock Redlock client {0} closed before every node confirmed every release ({1}); the"
+                                        + " locks not released expire at the end of their lease time",
+                                clientId(),
+                                e.toString());
+                    }
+                    return null;
+                });
         ctx.timer().shutdownNow();
         ctx.callbacks().shutdown();
         ctx.nodes().close();

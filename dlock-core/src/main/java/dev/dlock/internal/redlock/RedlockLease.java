@@ -4,18 +4,17 @@ import dev.dlock.Lease;
 import dev.dlock.LockConnectionException;
 import dev.dlock.LockException;
 import dev.dlock.LockLostException;
+import dev.dlock.internal.lease.LeaseState;
 import dev.dlock.internal.util.Args;
+import dev.dlock.internal.util.Await;
 import dev.dlock.internal.util.CallerChecked;
 import dev.dlock.internal.util.Log;
-import dev.dlock.internal.util.LossListeners;
+import dev.dlock.internal.util.ThreadHolds;
 import dev.dlock.internal.util.Validity;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -31,14 +30,9 @@ import java.util.function.Consumer;
  *
  * <p>Release and renewal go to every node, whatever the acquire's round saw of it: a node that missed
  * the acquire answers "not yours", which is harmless. Thread-safe: the state changes by compare and
- * set, the deadline is volatile.
+ * set ({@link LeaseState}), the deadline is volatile.
  */
-final class RedlockLease implements Lease, CallerChecked {
-    enum State {
-        HELD,
-        RELEASED,
-        LOST
-    }
+final class RedlockLease implements ThreadHolds.Reentrant, CallerChecked {
 
     private final RedlockContext ctx;
     private final String name;
@@ -47,11 +41,8 @@ final class RedlockLease implements Lease, CallerChecked {
     private final long token;
     private final long leaseMillis;
     private final boolean renewed;
-    private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
-    private final LossListeners listeners;
+    private final LeaseState state;
     private volatile long deadline;
-    private volatile LockLostException loss;
-    private volatile boolean lossReported;
 
     RedlockLease(
             RedlockContext ctx,
@@ -70,7 +61,7 @@ final class RedlockLease implements Lease, CallerChecked {
         this.leaseMillis = leaseMillis;
         this.renewed = renewed;
         this.deadline = deadline;
-        this.listeners = new LossListeners(ctx.callbacks());
+        this.state = new LeaseState(ctx.callbacks());
     }
 
     /** Registers the lease as held and arms its expiry timer. */
@@ -90,7 +81,7 @@ final class RedlockLease implements Lease, CallerChecked {
 
     /** The timer's check at the deadline: re-armed if the deadline moved, else the lease ends. */
     private void checkExpiry() {
-        if (state.get() != State.HELD) {
+        if (!state.isHeld()) {
             return;
         }
         if (deadline - ctx.ticker().nanos() > 0) {
@@ -101,6 +92,25 @@ final class RedlockLease implements Lease, CallerChecked {
             markLost("no quorum of nodes confirmed a renewal before its validity ran out", false);
         } else {
             markLost("its lease time ended", true);
+        }
+    }
+
+    /**
+     * As every acquire: a re-entry returns a hold valid for at least half its lease, renewing it (one
+     * watchdog round) if need be; a hold that cannot be shown so is marked lost and a loss thrown.
+     * Unlike a lease of one Redis, that thrown loss does not count as the lease's reported loss: the
+     * thread's last unlock throws it again.
+     */
+    @Override
+    public void confirmForReentry() {
+        long margin = Validity.marginNanos(leaseMillis); // a thread's hold has the client's lease time
+        if (isValid() && remaining().toNanos() < margin) {
+            // A renewal without an answer is judged below by the remaining validity.
+            Await.replyOrNull(renew(), ctx.nodes().commandTimeout().toMillis() + 1000);
+        }
+        if (!isValid() || remaining().toNanos() < margin) {
+            markLost("it could not be shown valid for half its lease when re-entered", false);
+            throw new LockLostException(name, fencingToken(), "the hold was lost before the re-entry");
         }
     }
 
@@ -117,7 +127,7 @@ final class RedlockLease implements Lease, CallerChecked {
      * deadline moves only if a quorum confirmed it within the new validity.
      */
     CompletableFuture<Void> renew() {
-        if (state.get() != State.HELD) {
+        if (!state.isHeld()) {
             return CompletableFuture.completedFuture(null);
         }
         long sent = ctx.ticker().nanos();
@@ -128,7 +138,7 @@ final class RedlockLease implements Lease, CallerChecked {
                     int confirmed = count(round, 1L);
                     int refused = count(round, 0L);
                     long next = Validity.deadlineFrom(sent, leaseMillis);
-                    if (confirmed >= ctx.quorum() && next - ctx.ticker().nanos() > 0 && state.get() == State.HELD) {
+                    if (confirmed >= ctx.quorum() && next - ctx.ticker().nanos() > 0 && state.isHeld()) {
                         if (next - deadline > 0) {
                             deadline = next;
                         }
@@ -168,28 +178,28 @@ final class RedlockLease implements Lease, CallerChecked {
 
     /** Marks the lease lost (once) and tells its listeners; a released lease stays released. */
     void markLost(String reason, boolean planned) {
-        if (state.compareAndSet(State.HELD, State.LOST)) {
+        if (state.toLost()) {
             ctx.held().remove(this);
             LockLostException e = new LockLostException(name, token, reason);
-            loss = e;
-            if (planned) {
-                ctx.events().expired(name, e);
-            } else {
-                ctx.events().lost(name, e);
-            }
-            Log.LOG.log(
-                    planned ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
-                    "dlock lost Redlock lock ''{0}'' (fencing token {1}): {2}",
-                    name,
-                    token,
-                    reason);
-            listeners.lost(e);
+            state.lost(e, () -> {
+                if (planned) {
+                    ctx.events().expired(name, e);
+                } else {
+                    ctx.events().lost(name, e);
+                }
+                Log.LOG.log(
+                        planned ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
+                        "dlock lost Redlock lock ''{0}'' (fencing token {1}): {2}",
+                        name,
+                        token,
+                        reason);
+            });
         }
     }
 
     /** The client's close: marks the lease released and sends the release, without waiting. */
     CompletableFuture<RedlockNodes.Round> releaseForClose() {
-        if (state.compareAndSet(State.HELD, State.RELEASED)) {
+        if (state.toReleased()) {
             ctx.held().remove(this);
             ctx.events().released(name);
             return sendRelease();
@@ -219,7 +229,7 @@ final class RedlockLease implements Lease, CallerChecked {
 
     @Override
     public Duration remaining() {
-        if (state.get() != State.HELD) {
+        if (!state.isHeld()) {
             return Duration.ZERO;
         }
         return Duration.ofNanos(Math.max(0, deadline - ctx.ticker().nanos()));
@@ -227,7 +237,7 @@ final class RedlockLease implements Lease, CallerChecked {
 
     @Override
     public boolean isValid() {
-        return state.get() == State.HELD && deadline - ctx.ticker().nanos() > 0;
+        return state.isHeld() && deadline - ctx.ticker().nanos() > 0;
     }
 
     @Override
@@ -239,7 +249,7 @@ final class RedlockLease implements Lease, CallerChecked {
                     + "' is renewed by the watchdog (it was taken without a lease time): its remaining time is the"
                     + " watchdog's to set");
         }
-        if (state.get() != State.HELD) {
+        if (!state.isHeld()) {
             return false;
         }
         long sent = ctx.ticker().nanos();
@@ -258,7 +268,7 @@ final class RedlockLease implements Lease, CallerChecked {
         int confirmed = count(round, 1L);
         int refused = count(round, 0L);
         if (confirmed >= ctx.quorum()) {
-            if (state.get() != State.HELD) {
+            if (!state.isHeld()) {
                 return false;
             }
             deadline = next;
@@ -282,10 +292,10 @@ final class RedlockLease implements Lease, CallerChecked {
 
     @Override
     public void release() {
-        if (state.get() == State.HELD && deadline - ctx.ticker().nanos() <= 0) {
+        if (state.isHeld() && deadline - ctx.ticker().nanos() <= 0) {
             checkExpiry();
         }
-        if (state.compareAndSet(State.HELD, State.RELEASED)) {
+        if (state.toReleased()) {
             ctx.held().remove(this);
             RedlockNodes.Round round = await(sendRelease());
             int released = count(round, 1L);
@@ -303,18 +313,14 @@ final class RedlockLease implements Lease, CallerChecked {
                         token,
                         "the release found it on only " + released + " of " + ctx.size() + " nodes (" + round.failed
                                 + " did not answer); a quorum of " + ctx.quorum() + " no longer had it");
-                loss = e;
-                lossReported = true;
-                ctx.events().lost(name, e);
-                listeners.lost(e);
+                state.lostOnRelease(e, () -> ctx.events().lost(name, e));
                 throw e;
             }
             ctx.events().released(name);
             return;
         }
-        if (state.get() == State.LOST && !lossReported) {
-            lossReported = true;
-            LockLostException e = loss;
+        LockLostException e = state.reportLossOnce();
+        if (e != null) {
             sendRelease(); // whatever is left of it on the nodes goes; the answer changes nothing
             throw e;
         }
@@ -322,7 +328,7 @@ final class RedlockLease implements Lease, CallerChecked {
 
     /** A release that must not throw: an acquire that was cancelled while it succeeded gives the lock back. */
     void releaseQuietly() {
-        if (state.compareAndSet(State.HELD, State.RELEASED)) {
+        if (state.toReleased()) {
             ctx.held().remove(this);
             ctx.events().released(name);
             sendRelease();
@@ -331,7 +337,7 @@ final class RedlockLease implements Lease, CallerChecked {
 
     @Override
     public boolean validForHalfNow() {
-        return state.get() == State.HELD && deadline - ctx.ticker().nanos() >= Validity.marginNanos(leaseMillis);
+        return state.isHeld() && deadline - ctx.ticker().nanos() >= Validity.marginNanos(leaseMillis);
     }
 
     /**
@@ -344,18 +350,16 @@ final class RedlockLease implements Lease, CallerChecked {
         if (!confirm && validForHalfNow()) {
             return true;
         }
-        try {
-            if (state.get() == State.HELD && deadline - ctx.ticker().nanos() > 0) {
-                renew().get(ctx.nodes().commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            releaseQuietly();
-            throw new LockException("interrupted while renewing lock '" + name + "' for its caller", e);
-        } catch (ExecutionException | TimeoutException e) {
-            releaseQuietly();
-            throw new LockConnectionException(
-                    ctx.nodes().maskedUris(), "no answer while renewing lock '" + name + "' for its caller", e);
+        if (state.isHeld() && deadline - ctx.ticker().nanos() > 0) {
+            Await.reply(renew(), ctx.nodes().commandTimeout().toMillis() + 1000, e -> {
+                releaseQuietly();
+                return e instanceof InterruptedException
+                        ? new LockException("interrupted while renewing lock '" + name + "' for its caller", e)
+                        : new LockConnectionException(
+                                ctx.nodes().maskedUris(),
+                                "no answer while renewing lock '" + name + "' for its caller",
+                                e);
+            });
         }
         if (validForHalfNow()) {
             return true;
@@ -372,15 +376,16 @@ final class RedlockLease implements Lease, CallerChecked {
 
     private RedlockNodes.Round await(CompletableFuture<RedlockNodes.Round> round) {
         long millis = ctx.nodes().commandTimeout().toMillis() + 1000;
-        try {
-            return round.get(millis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockException("interrupted while waiting for the Redlock nodes about lock '" + name + "'", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new LockConnectionException(
-                    ctx.nodes().maskedUris(), "no answer within " + millis + " ms about lock '" + name + "'", e);
-        }
+        return Await.reply(
+                round,
+                millis,
+                e -> e instanceof InterruptedException
+                        ? new LockException(
+                                "interrupted while waiting for the Redlock nodes about lock '" + name + "'", e)
+                        : new LockConnectionException(
+                                ctx.nodes().maskedUris(),
+                                "no answer within " + millis + " ms about lock '" + name + "'",
+                                e));
     }
 
     @Override
@@ -390,18 +395,17 @@ final class RedlockLease implements Lease, CallerChecked {
 
     @Override
     public Lease onLost(Consumer<? super LockLostException> listener) {
-        Objects.requireNonNull(listener, "listener");
-        listeners.listen(listener, () -> loss);
+        state.onLost(listener);
         return this;
     }
 
     @Override
     public CompletableFuture<LockLostException> whenLost() {
-        return listeners.whenLost(loss);
+        return state.whenLost();
     }
 
     @Override
     public String toString() {
-        return "RedlockLease[" + name + ", token " + token + ", " + state.get() + "]";
+        return "RedlockLease[" + name + ", token " + token + ", " + state + "]";
     }
 }

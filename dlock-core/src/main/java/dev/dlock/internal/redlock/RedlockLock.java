@@ -5,11 +5,11 @@ import dev.dlock.Lease;
 import dev.dlock.LockConnectionException;
 import dev.dlock.LockException;
 import dev.dlock.LockInfo;
-import dev.dlock.LockLostException;
 import dev.dlock.internal.util.Args;
+import dev.dlock.internal.util.Await;
+import dev.dlock.internal.util.ThreadHolds;
 import dev.dlock.internal.util.ThreadLocking;
 import dev.dlock.internal.util.ValidHoldWait;
-import dev.dlock.internal.util.Validity;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -17,16 +17,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A Redlock lock: the {@link DistributedLock} contract over independent masters ({@link
  * RedlockAcquirer}). A thread's {@code lock()} takes a watchdog-renewed hold under a lease owner id of
- * its own and counts re-entries here, so only the first {@code lock()} and the last {@code unlock()}
- * touch the nodes. Waiting polls (see {@link RedlockAcquirer}): there is no FIFO hand-off. Thread-safe;
+ * its own; its re-entries are counted in the client's {@link ThreadHolds} ({@link ThreadLocking}), so
+ * only the first {@code lock()} and the last {@code unlock()} touch the nodes. Waiting polls (see {@link RedlockAcquirer}): there is no FIFO hand-off. Thread-safe;
  * a hold's count is only touched by its thread.
  */
 final class RedlockLock extends ThreadLocking {
@@ -35,32 +31,13 @@ final class RedlockLock extends ThreadLocking {
     private final RedlockAcquirer acquirer;
     private final String name;
     private final String[] keys;
-    private final ConcurrentHashMap<HoldKey, Hold> holds;
 
-    /** Which thread holds which lock name through {@code lock()}. */
-    record HoldKey(String name, Thread thread) {}
-
-    /** One thread's hold on one lock name. */
-    static final class Hold {
-        final RedlockLease lease;
-        int count = 1;
-
-        Hold(RedlockLease lease) {
-            this.lease = lease;
-        }
-    }
-
-    RedlockLock(
-            RedlockContext ctx,
-            RedlockAcquirer acquirer,
-            String keyPrefix,
-            String name,
-            ConcurrentHashMap<HoldKey, Hold> holds) {
+    RedlockLock(RedlockContext ctx, RedlockAcquirer acquirer, String keyPrefix, String name, ThreadHolds holds) {
+        super(holds, ThreadHolds.MUTEX, name);
         this.ctx = ctx;
         this.acquirer = acquirer;
         this.name = name;
         this.keys = RedlockScripts.keys(keyPrefix, name);
-        this.holds = holds;
     }
 
     @Override
@@ -70,86 +47,10 @@ final class RedlockLock extends ThreadLocking {
 
     // ---- thread-owned ----------------------------------------------------------------------
 
-    private HoldKey ownKey() {
-        return new HoldKey(name, Thread.currentThread());
-    }
-
+    /** A re-entry renews the hold if need be ({@link RedlockLease#confirmForReentry}). */
     @Override
-    protected boolean lockForThread(long waitNanos, boolean interruptible) throws InterruptedException {
-        Hold hold = holds.get(ownKey());
-        if (hold != null) {
-            if (hold.count == Integer.MAX_VALUE) {
-                throw new Error("maximum lock count exceeded");
-            }
-            confirmForReentry(hold.lease);
-            hold.count++;
-            return true;
-        }
-        RedlockLease lease = await(ctx.leaseMillis(), true, waitNanos, interruptible);
-        if (lease == null) {
-            return false;
-        }
-        holds.put(ownKey(), new Hold(lease));
-        return true;
-    }
-
-    /** As every acquire: a re-entry returns a hold valid for at least half its lease, renewing it if need be. */
-    private void confirmForReentry(RedlockLease lease) {
-        long margin = Validity.marginNanos(ctx.leaseMillis());
-        if (lease.isValid() && lease.remaining().toNanos() < margin) {
-            try {
-                lease.renew().get(ctx.nodes().commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (ExecutionException | TimeoutException e) {
-                // Judged below by the remaining validity.
-            }
-        }
-        if (!lease.isValid() || lease.remaining().toNanos() < margin) {
-            lease.markLost("it could not be shown valid for half its lease when re-entered", false);
-            throw new LockLostException(name, lease.fencingToken(), "the hold was lost before the re-entry");
-        }
-    }
-
-    @Override
-    public void unlock() {
-        Hold hold = heldOrThrow();
-        if (--hold.count > 0) {
-            return;
-        }
-        holds.remove(ownKey(), hold);
-        hold.lease.release();
-    }
-
-    @Override
-    public boolean isHeldByCurrentThread() {
-        Hold hold = holds.get(ownKey());
-        return hold != null && hold.lease.isValid();
-    }
-
-    @Override
-    public int getHoldCount() {
-        Hold hold = holds.get(ownKey());
-        return hold == null ? 0 : hold.count;
-    }
-
-    @Override
-    public long fencingToken() {
-        return heldOrThrow().lease.fencingToken();
-    }
-
-    @Override
-    public Duration remaining() {
-        return heldOrThrow().lease.remaining();
-    }
-
-    private Hold heldOrThrow() {
-        Hold hold = holds.get(ownKey());
-        if (hold == null) {
-            throw new IllegalMonitorStateException(
-                    "the current thread does not hold lock '" + name + "' through this client");
-        }
-        return hold;
+    protected RedlockLease takeForThread(long waitNanos, boolean interruptible) throws InterruptedException {
+        return await(ctx.leaseMillis(), true, waitNanos, interruptible);
     }
 
     // ---- lease-owned -----------------------------------------------------------------------
@@ -210,29 +111,13 @@ final class RedlockLock extends ThreadLocking {
             throws InterruptedException {
         ctx.lifecycle().checkOpen();
         CompletableFuture<RedlockLease> wait = acquirer.acquire(name, keys, leaseMillis, renewed, waitNanos);
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return wait.get();
-                } catch (InterruptedException e) {
-                    if (interruptible) {
-                        wait.cancel(false);
-                        throw e;
-                    }
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    throw unwrap(e.getCause());
-                } catch (CancellationException e) {
-                    throw new IllegalStateException(
-                            "the Redlock LockClient for " + ctx.nodes().maskedUris() + " is closed", e);
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return Await.acquire(
+                wait,
+                interruptible,
+                () -> wait.cancel(false),
+                RedlockLock::unwrap,
+                cancelled -> new IllegalStateException(
+                        "the Redlock LockClient for " + ctx.nodes().maskedUris() + " is closed", cancelled));
     }
 
     private static RuntimeException unwrap(Throwable error) {
@@ -264,17 +149,13 @@ final class RedlockLock extends ThreadLocking {
     record Snapshot(Optional<String> holder, Duration remaining, long token) {}
 
     static Snapshot read(RedlockContext ctx, String[] keys, String name) {
-        RedlockNodes.Round round;
-        try {
-            round = ctx.nodes()
-                    .fanOut(RedlockScripts.INFO, keys, new String[0], r -> false)
-                    .get(ctx.nodes().commandTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockException("interrupted while reading lock '" + name + "'", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new LockConnectionException(ctx.nodes().maskedUris(), "no answer about lock '" + name + "'", e);
-        }
+        RedlockNodes.Round round = Await.reply(
+                ctx.nodes().fanOut(RedlockScripts.INFO, keys, new String[0], r -> false),
+                ctx.nodes().commandTimeout().toMillis() + 1000,
+                e -> e instanceof InterruptedException
+                        ? new LockException("interrupted while reading lock '" + name + "'", e)
+                        : new LockConnectionException(
+                                ctx.nodes().maskedUris(), "no answer about lock '" + name + "'", e));
         if (round.answered < ctx.quorum()) {
             RuntimeException failure = round.firstFailure();
             if (failure != null && !(failure instanceof LockConnectionException)) {

@@ -4,6 +4,7 @@ import dev.dlock.LockConnectionException;
 import dev.dlock.LockException;
 import dev.dlock.LockReplicationException;
 import dev.dlock.LockServerException;
+import dev.dlock.internal.util.Await;
 import dev.dlock.internal.util.Controls;
 import dev.dlock.spi.RedisReplyException;
 import dev.dlock.spi.ReplicaAck;
@@ -15,8 +16,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Runs a script on the transport, waits for its reply within the command timeout, and turns a
@@ -115,16 +114,17 @@ public final class ScriptRunner {
 
     /** Waits for a command's reply, bounded by the command timeout, and translates failures. */
     public <T> T await(CompletableFuture<T> future, String key) {
-        try {
-            return future.get(awaitMillis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockException("interrupted while waiting for Redis about " + key, e);
-        } catch (ExecutionException e) {
-            throw translate(e.getCause(), key);
-        } catch (TimeoutException e) {
-            throw new LockConnectionException(maskedUri, "no answer within " + commandTimeout + " about " + key, e);
+        return Await.reply(future, awaitMillis, e -> noAnswer(e, key));
+    }
+
+    private RuntimeException noAnswer(Exception e, String key) {
+        if (e instanceof InterruptedException) {
+            return new LockException("interrupted while waiting for Redis about " + key, e);
         }
+        if (e instanceof ExecutionException) {
+            return translate(e.getCause(), key);
+        }
+        return new LockConnectionException(maskedUri, "no answer within " + commandTimeout + " about " + key, e);
     }
 
     /** Maps a transport failure to dlock's exceptions, naming the key. */

@@ -9,26 +9,47 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 
 /**
- * The {@link java.util.concurrent.locks.Lock} entry points of a {@link DistributedLock}, shared by the
- * lock of one Redis, the read-write lock's views and the Redlock lock: each maps to one {@link
- * #lockForThread} call with its wait and interruptibility, checking the interrupt flag first where the
- * {@code Lock} contract says so; the lease-owned {@code acquire}/{@code tryAcquire} overloads, each one
- * {@link #awaitLease} call; and {@link #newCondition()}, which none offers.
- * Thread-safety is the subclass's, as {@link #lockForThread} has it.
+ * The {@link java.util.concurrent.locks.Lock} side of a {@link DistributedLock}, shared by every kind
+ * (the lock of one Redis, the read-write lock's views, the multi-lock, the Redlock lock): the entry
+ * points each map to one {@code lockForThread} call with its wait and interruptibility, checking the
+ * interrupt flag first where the {@code Lock} contract says so; re-entry, {@code unlock()} and the
+ * calling thread's hold, counted in the client's {@link ThreadHolds} under this lock's role and
+ * identity, so that every view of a lock agrees; the lease-owned {@code acquire}/{@code tryAcquire}
+ * overloads, each one {@link #awaitLease} call; and {@link #newCondition()}, which none offers.
+ * Thread-safe: a thread's hold is only touched by that thread; taking a first hold is the subclass's.
  */
 public abstract class ThreadLocking implements DistributedLock {
     /** A wait without end. */
     public static final long FOREVER = Long.MAX_VALUE;
 
+    private final ThreadHolds holds;
+    private final String role;
+    private final Object identity;
+
     /**
-     * Takes (or re-enters) the lock for the calling thread.
+     * A lock whose thread holds are counted in {@code holds}.
+     *
+     * @param holds the client's thread holds
+     * @param role the kind's role in them ({@link ThreadHolds#MUTEX}, {@link ThreadHolds#MULTI}, ...)
+     * @param identity what makes two views the same lock in that role: the lock name, or a
+     *     multi-lock's names
+     */
+    protected ThreadLocking(ThreadHolds holds, String role, Object identity) {
+        this.holds = holds;
+        this.role = role;
+        this.identity = identity;
+    }
+
+    /**
+     * Takes a first hold of the lock for the calling thread (one that does not hold it yet).
      *
      * @param waitNanos how long to wait, {@link #FOREVER} for no end
      * @param interruptible whether an interrupt ends the wait
-     * @return true when the thread holds the lock
+     * @return the hold, or null when the wait ran out
      * @throws InterruptedException if interrupted while an interruptible wait was on
      */
-    protected abstract boolean lockForThread(long waitNanos, boolean interruptible) throws InterruptedException;
+    protected abstract ThreadHolds.Reentrant takeForThread(long waitNanos, boolean interruptible)
+            throws InterruptedException;
 
     /**
      * Takes a lease owned by no thread, interruptibly.
@@ -44,8 +65,79 @@ public abstract class ThreadLocking implements DistributedLock {
     /** The lease time of watchdog-renewed leases: the client's. */
     protected abstract long clientLeaseMillis();
 
-    /** What an interrupted wait says it waited for, such as {@code lock 'x'}. */
+    /** What an interrupted wait says it waited for, such as {@code lock 'x'}; also what a thread does not hold. */
     protected abstract String waitedFor();
+
+    /**
+     * Takes (or re-enters) the lock for the calling thread. A re-entry counts one more hold once the
+     * lease confirmed it ({@link ThreadHolds.Reentrant#confirmForReentry}), which throws its loss.
+     *
+     * @return true when the thread holds the lock
+     * @throws InterruptedException if interrupted while an interruptible wait was on
+     */
+    private boolean lockForThread(long waitNanos, boolean interruptible) throws InterruptedException {
+        ThreadHolds.Hold hold = holds.ofCurrentThread(role, identity);
+        if (hold != null) {
+            if (hold.count == Integer.MAX_VALUE) {
+                throw new Error("maximum lock count exceeded");
+            }
+            hold.lease.confirmForReentry();
+            hold.count++;
+            return true;
+        }
+        ThreadHolds.Reentrant lease = takeForThread(waitNanos, interruptible);
+        if (lease == null) {
+            return false;
+        }
+        holds.add(role, identity, lease);
+        return true;
+    }
+
+    @Override
+    public void unlock() {
+        ThreadHolds.Hold hold = heldOrThrow();
+        if (--hold.count > 0) {
+            return;
+        }
+        holds.remove(hold);
+        hold.lease.release();
+    }
+
+    @Override
+    public boolean isHeldByCurrentThread() {
+        ThreadHolds.Hold hold = holds.ofCurrentThread(role, identity);
+        return hold != null && hold.lease.isValid();
+    }
+
+    @Override
+    public int getHoldCount() {
+        ThreadHolds.Hold hold = holds.ofCurrentThread(role, identity);
+        return hold == null ? 0 : hold.count;
+    }
+
+    @Override
+    public long fencingToken() {
+        return heldOrThrow().lease.fencingToken();
+    }
+
+    @Override
+    public Duration remaining() {
+        return heldOrThrow().lease.remaining();
+    }
+
+    /**
+     * The calling thread's hold of this lock.
+     *
+     * @throws IllegalMonitorStateException if it holds none
+     */
+    protected final ThreadHolds.Hold heldOrThrow() {
+        ThreadHolds.Hold hold = holds.ofCurrentThread(role, identity);
+        if (hold == null) {
+            throw new IllegalMonitorStateException(
+                    "the current thread does not hold " + waitedFor() + " through this client");
+        }
+        return hold;
+    }
 
     @Override
     public Lease acquire() {

@@ -1,6 +1,8 @@
-package dev.dlock.internal.util;
+package dev.dlock.internal.lease;
 
 import dev.dlock.LockLostException;
+import dev.dlock.internal.util.Callbacks;
+import dev.dlock.internal.util.Log;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -10,14 +12,15 @@ import java.util.function.Supplier;
  * The loss listeners ({@code onLost}) and the {@code whenLost()} future of one lease, made when first
  * asked for: most leases are released, never lost. Each listener runs exactly once, on the client's
  * callback executor, whoever gets to it first: the loss, or a registration that finds the lease lost
- * already. A listener that throws is logged and does not stop the others. Thread-safe.
+ * already. A listener that throws is logged and does not stop the others. Part of {@link LeaseState}.
+ * Thread-safe.
  */
-public final class LossListeners {
+final class LossListeners {
     private final CopyOnWriteArrayList<Consumer<? super LockLostException>> pending = new CopyOnWriteArrayList<>();
     private final CompletableFuture<LockLostException> future = new CompletableFuture<>();
     private final Callbacks callbacks;
 
-    public LossListeners(Callbacks callbacks) {
+    LossListeners(Callbacks callbacks) {
         this.callbacks = callbacks;
     }
 
@@ -25,7 +28,7 @@ public final class LossListeners {
      * {@code Lease.onLost}: adds the listener, then reads the lease's loss; if it was lost already,
      * the listener runs now (exactly once, whichever of this and {@link #lost} gets to it).
      */
-    public void listen(Consumer<? super LockLostException> listener, Supplier<LockLostException> loss) {
+    void listen(Consumer<? super LockLostException> listener, Supplier<LockLostException> loss) {
         pending.add(listener);
         LockLostException seen = loss.get();
         if (seen != null) {
@@ -37,7 +40,7 @@ public final class LossListeners {
      * {@code Lease.whenLost()}: a copy of the loss future, completed at once when the lease was lost
      * already ({@code seen}), so the caller's own thread runs what it chains on.
      */
-    public CompletableFuture<LockLostException> whenLost(LockLostException seen) {
+    CompletableFuture<LockLostException> whenLost(LockLostException seen) {
         if (seen != null) {
             future.complete(seen);
         }
@@ -45,7 +48,7 @@ public final class LossListeners {
     }
 
     /** The lease was lost: completes the future and runs the listeners, on the callback executor. */
-    public void lost(LockLostException loss) {
+    void lost(LockLostException loss) {
         if (!future.isDone()) {
             callbacks.run(() -> future.complete(loss));
         }

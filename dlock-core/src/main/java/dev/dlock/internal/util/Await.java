@@ -1,0 +1,114 @@
+package dev.dlock.internal.util;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * How a caller's thread waits for an operation under way: the one place that decides what an
+ * interrupt, a failure and a missing answer do to such a wait. Two kinds of wait:
+ *
+ * <ul>
+ *   <li>{@link #acquire}: for an acquire, which ends by its own deadline; an interrupt gives it up
+ *       (interruptible waits) or is kept for later (the uninterruptible {@code lock()}).
+ *   <li>{@link #reply}: for a reply, bounded by the command timeout and a second; the interrupt flag
+ *       is set again and the caller says what an interrupt, a failure or no answer means.
+ * </ul>
+ *
+ * Stateless; thread-safe.
+ */
+public final class Await {
+    private Await() {}
+
+    /**
+     * Waits for an acquire under way until it completes: with its hold, or with null when its own wait
+     * ran out. An interrupt of an {@code interruptible} wait runs {@code giveUp}, which returns once
+     * nothing the acquire took is left, and is thrown; an interrupt of any other wait is kept: the
+     * wait goes on and the interrupt flag is set again when it ends, however it ends. A cancelled
+     * acquire throws its {@link CancellationException}.
+     *
+     * @param failure what a failed acquire throws, made from the failure's cause
+     * @throws InterruptedException if interrupted while an interruptible wait was on
+     */
+    public static <T> T acquire(
+            Future<T> acquire,
+            boolean interruptible,
+            Runnable giveUp,
+            Function<? super Throwable, ? extends RuntimeException> failure)
+            throws InterruptedException {
+        return acquire(acquire, interruptible, giveUp, failure, cancelled -> cancelled);
+    }
+
+    /**
+     * {@link #acquire(Future, boolean, Runnable, Function)}, where a cancelled acquire (its future
+     * cancelled, not failed) throws what {@code cancelled} makes of the {@link CancellationException}.
+     *
+     * @throws InterruptedException if interrupted while an interruptible wait was on
+     */
+    public static <T> T acquire(
+            Future<T> acquire,
+            boolean interruptible,
+            Runnable giveUp,
+            Function<? super Throwable, ? extends RuntimeException> failure,
+            Function<? super CancellationException, ? extends RuntimeException> cancelled)
+            throws InterruptedException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return acquire.get();
+                } catch (InterruptedException e) {
+                    if (interruptible) {
+                        giveUp.run();
+                        throw e;
+                    }
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw failure.apply(e.getCause());
+                } catch (CancellationException e) {
+                    throw cancelled.apply(e);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Waits at most {@code millis} for a reply. An interrupt sets the interrupt flag again; then it, a
+     * failure ({@link ExecutionException}) or no answer in time ({@link TimeoutException}) is handed to
+     * {@code noAnswer}, whose exception is thrown, or, if it returns null, the wait returns null. A
+     * cancelled reply throws its {@link CancellationException}.
+     *
+     * @param noAnswer the exception to throw for an {@link InterruptedException}, {@link
+     *     ExecutionException} or {@link TimeoutException}, or null to return null
+     * @return the reply, or null as {@code noAnswer} says
+     */
+    public static <T> T reply(
+            Future<T> reply, long millis, Function<? super Exception, ? extends RuntimeException> noAnswer) {
+        Exception missing;
+        try {
+            return reply.get(millis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            missing = e;
+        } catch (ExecutionException | TimeoutException e) {
+            missing = e;
+        }
+        RuntimeException thrown = noAnswer.apply(missing);
+        if (thrown != null) {
+            throw thrown;
+        }
+        return null;
+    }
+
+    /** A {@link #reply} whose missing answer changes nothing: the wait returns null. */
+    public static <T> T replyOrNull(Future<T> reply, long millis) {
+        return reply(reply, millis, e -> null);
+    }
+}
