@@ -167,6 +167,48 @@ final class ArchitectureTest {
         }
     }
 
+    /** The classes that may read the system clock or make threads: the client's runtime and the clock itself. */
+    private static final Set<String> TIME_AND_THREADS =
+            Set.of(INTERNAL + ".util.LockRuntime", INTERNAL + ".util.Ticker");
+
+    /**
+     * Every clock, timer and thread pool of a client comes from its {@code LockRuntime} (issue 25, point 4): no other
+     * internal class reads {@code System.nanoTime()} or {@code currentTimeMillis()}, makes a {@code Thread}, an
+     * executor of {@code java.util.concurrent} or calls {@code Executors}, so a test that injects a manual clock and
+     * a timer has all of the client's time in hand.
+     */
+    @Test
+    void internalClasses_takeTimeAndThreadsOnlyFromTheRuntime() {
+        List<String> violations = new ArrayList<>();
+        for (JavaClass c : CORE) {
+            String outer = c.getName().replaceFirst("\\$.*", "");
+            if (internalPackage(c) == null || TIME_AND_THREADS.contains(outer)) {
+                continue;
+            }
+            c.getMethodCallsFromSelf().forEach(call -> {
+                String owner = call.getTargetOwner().getName();
+                String name = call.getName();
+                if ((owner.equals(System.class.getName())
+                                && (name.equals("nanoTime") || name.equals("currentTimeMillis")))
+                        || owner.equals(java.util.concurrent.Executors.class.getName())) {
+                    violations.add(call.getDescription());
+                }
+            });
+            c.getConstructorCallsFromSelf().forEach(call -> {
+                String owner = call.getTargetOwner().getName();
+                if (owner.equals(Thread.class.getName())
+                        || owner.equals(java.util.concurrent.ThreadPoolExecutor.class.getName())
+                        || owner.equals(java.util.concurrent.ScheduledThreadPoolExecutor.class.getName())
+                        || owner.equals(java.util.concurrent.ForkJoinPool.class.getName())) {
+                    violations.add(call.getDescription());
+                }
+            });
+        }
+        assertThat(violations)
+                .as("internal classes that read the system clock or make threads outside LockRuntime")
+                .isEmpty();
+    }
+
     /** The internal package's short name ({@code mutex} for {@code dev.dlock.internal.mutex}), or null. */
     private static String internalPackage(JavaClass c) {
         String p = c.getPackageName();

@@ -26,6 +26,7 @@ import dev.dlock.internal.util.Controls;
 import dev.dlock.internal.util.Events;
 import dev.dlock.internal.util.LeaseTime;
 import dev.dlock.internal.util.Lifecycle;
+import dev.dlock.internal.util.LockRuntime;
 import dev.dlock.internal.util.Log;
 import dev.dlock.internal.util.Owners;
 import dev.dlock.internal.util.ThreadHolds;
@@ -43,7 +44,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -59,6 +59,7 @@ public final class RedisLockClient implements LockClient {
     private final int maxNameLength;
     private final long leaseMillis;
     private final Duration commandTimeout;
+    private final LockRuntime runtime; // its clock, timer and pools
     private final ScheduledExecutorService scheduler;
     private final Lifecycle lifecycle;
     private final Owners owners = new Owners();
@@ -73,7 +74,7 @@ public final class RedisLockClient implements LockClient {
     private final LockAdmin admin;
 
     private RedisLockClient(
-            Transport transport, ClientOptions options, Ticker ticker, ScheduledExecutorService schedulerOrNull) {
+            Transport transport, ClientOptions options, Ticker ticker, ScheduledExecutorService timerOrNull) {
         this.transport = transport;
         this.maskedUri = options.maskedUri();
         this.keyPrefix = options.keyPrefix();
@@ -81,7 +82,9 @@ public final class RedisLockClient implements LockClient {
         this.leaseMillis = options.leaseTime().toMillis();
         this.commandTimeout = options.commandTimeout();
         this.lifecycle = new Lifecycle(maskedUri);
-        this.scheduler = schedulerOrNull != null ? schedulerOrNull : timer(owners.clientId());
+        this.runtime = LockRuntime.of(
+                ticker, timerOrNull, "dlock-timer-" + owners.clientId().substring(0, 8));
+        this.scheduler = runtime.timer();
         Controls controls = options.controls();
         this.multiLostPart = controls.has(Controls.Control.MULTI_LOST_PART);
         if (controls.any()) {
@@ -96,7 +99,7 @@ public final class RedisLockClient implements LockClient {
         LeaseTime leaseTime = new LeaseTime(leaseMillis);
         Events events = Events.of(options.listeners());
         this.scripts = new ScriptRunner(transport, maskedUri, commandTimeout, options.replicaAck(), controls);
-        this.callbacks = Callbacks.on(options.callbackExecutor(), owners.clientId(), lifecycle);
+        this.callbacks = Callbacks.on(options.callbackExecutor(), runtime, owners.clientId(), lifecycle);
         this.watchdog = new Watchdog(scripts, ticker, transport, leaseTime, events);
         this.leases = new Leases(scripts, ticker, scheduler, callbacks, watchdog, lifecycle, events);
         WaitRoom waitRoom =
@@ -115,17 +118,6 @@ public final class RedisLockClient implements LockClient {
         this.admin = new RedisLockAdmin(scripts, keyPrefix, maxNameLength, lifecycle);
         long interval = Math.max(1, leaseMillis / 3);
         scheduler.scheduleWithFixedDelay(this::watchdogTick, interval, interval, TimeUnit.MILLISECONDS);
-    }
-
-    /** The client's one timer thread: watchdog rounds, wait timeouts and refreshes, lease expiry. */
-    private static ScheduledExecutorService timer(String clientId) {
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "dlock-timer-" + clientId.substring(0, 8));
-            t.setDaemon(true);
-            return t;
-        });
-        timer.setRemoveOnCancelPolicy(true);
-        return timer;
     }
 
     /**
@@ -219,7 +211,8 @@ public final class RedisLockClient implements LockClient {
 
     @Override
     public DistributedLock multiLock(String... names) {
-        MultiLock multi = MultiLock.of(names, maxNameLength, this::lock, holds, callbacks, lifecycle, !multiLostPart);
+        MultiLock multi = MultiLock.of(
+                names, maxNameLength, this::lock, holds, callbacks, runtime.ticker(), lifecycle, !multiLostPart);
         lifecycle.checkOpen();
         return multi;
     }

@@ -5,6 +5,7 @@ import dev.dlock.Lease;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.CallerChecked;
 import dev.dlock.internal.util.Log;
+import dev.dlock.internal.util.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +27,7 @@ import java.util.concurrent.CompletionException;
 public final class MultiAcquire {
     private final List<DistributedLock> locks;
     private final String label;
+    private final Ticker ticker;
     private final long deadline;
     private final Callbacks callbacks;
     private final CompletableFuture<Lease> result = new CompletableFuture<>();
@@ -33,7 +35,14 @@ public final class MultiAcquire {
     private CompletableFuture<Lease> current; // guarded by this
     private final boolean checkParts; // off only for the negative control Controls.Control.MULTI_LOST_PART
 
-    MultiAcquire(List<DistributedLock> locks, String label, long deadline, Callbacks callbacks, boolean checkParts) {
+    MultiAcquire(
+            List<DistributedLock> locks,
+            String label,
+            Ticker ticker,
+            long deadline,
+            Callbacks callbacks,
+            boolean checkParts) {
+        this.ticker = ticker;
         this.checkParts = checkParts;
         this.locks = locks;
         this.label = label;
@@ -66,7 +75,7 @@ public final class MultiAcquire {
             }
             if (checkParts && !allValidForHalf(all)) {
                 releaseTaken();
-                if (deadline - System.nanoTime() > 0) {
+                if (deadline - ticker.nanos() > 0) {
                     step(0); // start over: the lost name is taken again through its queue
                 } else {
                     result.complete(null);
@@ -81,7 +90,7 @@ public final class MultiAcquire {
         }
         CompletableFuture<Lease> next;
         try {
-            long left = Math.max(0, deadline - System.nanoTime());
+            long left = Math.max(0, deadline - ticker.nanos());
             next = locks.get(index).acquireAsync(Duration.ofNanos(left));
         } catch (RuntimeException e) {
             fail(e); // the client was closed meanwhile

@@ -11,6 +11,7 @@ import dev.dlock.internal.util.Lifecycle;
 import dev.dlock.internal.util.Log;
 import dev.dlock.internal.util.ThreadHolds;
 import dev.dlock.internal.util.ThreadLocking;
+import dev.dlock.internal.util.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +54,7 @@ public final class MultiLock extends ThreadLocking {
     private final List<DistributedLock> locks;
     private final String label;
     private final Callbacks callbacks;
+    private final Ticker ticker; // the client's clock: deadlines, and how long ago a part was taken
     private final Lifecycle lifecycle;
     private final boolean checkParts; // off only for the negative control Controls.Control.MULTI_LOST_PART
 
@@ -64,9 +66,11 @@ public final class MultiLock extends ThreadLocking {
             List<DistributedLock> locks,
             ThreadHolds holds,
             Callbacks callbacks,
+            Ticker ticker,
             Lifecycle lifecycle,
             boolean checkParts) {
         super(holds, ThreadHolds.MULTI, names);
+        this.ticker = ticker;
         this.checkParts = checkParts;
         this.names = names;
         this.lifecycle = lifecycle;
@@ -79,9 +83,10 @@ public final class MultiLock extends ThreadLocking {
      * Checks the names (before any I/O), sorts and de-duplicates them, and makes the multi-lock over
      * the names' locks.
      *
-     * @throws NullPointerException naming {@code names} or {@code names[i]}
+     * @param ticker the client's clock
      * @param checkParts false only for the negative control {@code multi-lost-part}: the acquire returns
      *     without checking the parts it took before its last one (fixed leases are still extended)
+     * @throws NullPointerException naming {@code names} or {@code names[i]}
      * @throws IllegalArgumentException if there is no name, or naming {@code names[i]} if it is blank or
      *     too long
      */
@@ -91,6 +96,7 @@ public final class MultiLock extends ThreadLocking {
             Function<String, DistributedLock> lockOfName,
             ThreadHolds holds,
             Callbacks callbacks,
+            Ticker ticker,
             Lifecycle lifecycle,
             boolean checkParts) {
         Objects.requireNonNull(names, "names");
@@ -114,7 +120,7 @@ public final class MultiLock extends ThreadLocking {
         for (String name : ordered) {
             locks.add(lockOfName.apply(name));
         }
-        return new MultiLock(ordered, List.copyOf(locks), holds, callbacks, lifecycle, checkParts);
+        return new MultiLock(ordered, List.copyOf(locks), holds, callbacks, ticker, lifecycle, checkParts);
     }
 
     /** The names as a label, {@code [a, b]}: sorted, distinct. */
@@ -159,7 +165,7 @@ public final class MultiLock extends ThreadLocking {
     public CompletableFuture<Lease> acquireAsync(Duration wait) {
         Duration w = Args.notNegative("wait", wait);
         lifecycle.checkOpen(); // as documented: thrown, not a failed future from the first name's acquire
-        return new MultiAcquire(locks, label, System.nanoTime() + w.toNanos(), callbacks, checkParts).start();
+        return new MultiAcquire(locks, label, ticker, ticker.nanos() + w.toNanos(), callbacks, checkParts).start();
     }
 
     /**
@@ -172,7 +178,7 @@ public final class MultiLock extends ThreadLocking {
      */
     private MultiLease acquireAll(long waitNanos, Duration leaseTime, boolean interruptible)
             throws InterruptedException {
-        long deadline = waitNanos == FOREVER ? 0 : System.nanoTime() + waitNanos;
+        long deadline = waitNanos == FOREVER ? 0 : ticker.nanos() + waitNanos;
         List<Lease> taken = new ArrayList<>(locks.size());
         List<Long> takenAt = new ArrayList<>(locks.size());
         boolean done = false;
@@ -237,7 +243,7 @@ public final class MultiLock extends ThreadLocking {
                     return false;
                 }
                 taken.add(lease);
-                takenAt.add(System.nanoTime());
+                takenAt.add(ticker.nanos());
             }
             return true;
         } finally {
@@ -284,11 +290,11 @@ public final class MultiLock extends ThreadLocking {
         return true;
     }
 
-    private static Lease acquireOne(DistributedLock lock, boolean forever, long deadline, Duration leaseTime) {
+    private Lease acquireOne(DistributedLock lock, boolean forever, long deadline, Duration leaseTime) {
         if (forever && leaseTime == null) {
             return lock.acquire();
         }
-        Duration left = forever ? Args.MAX_DURATION : Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+        Duration left = forever ? Args.MAX_DURATION : Duration.ofNanos(Math.max(0, deadline - ticker.nanos()));
         return (leaseTime == null ? lock.tryAcquire(left) : lock.tryAcquire(left, leaseTime)).orElse(null);
     }
 

@@ -14,6 +14,7 @@ import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Controls;
 import dev.dlock.internal.util.Events;
 import dev.dlock.internal.util.Lifecycle;
+import dev.dlock.internal.util.LockRuntime;
 import dev.dlock.internal.util.Log;
 import dev.dlock.internal.util.Owners;
 import dev.dlock.internal.util.ThreadHolds;
@@ -22,7 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -39,20 +40,14 @@ public final class RedlockClient implements LockClient {
     private final int maxNameLength;
     private final ThreadHolds holds = new ThreadHolds(); // of its locks and its multi-locks
 
-    private RedlockClient(RedlockNodes nodes, ClientOptions options, Ticker ticker) {
-        Owners owners = new Owners();
+    private RedlockClient(RedlockNodes nodes, ClientOptions options, Owners owners, LockRuntime runtime) {
         Lifecycle lifecycle = new Lifecycle(nodes.maskedUris());
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "dlock-redlock-timer-" + owners.clientId().substring(0, 8));
-            t.setDaemon(true);
-            return t;
-        });
-        timer.setRemoveOnCancelPolicy(true);
+        ScheduledExecutorService timer = runtime.timer();
         this.ctx = new RedlockContext(
                 nodes,
-                ticker,
+                runtime.ticker(),
                 timer,
-                Callbacks.on(options.callbackExecutor(), owners.clientId(), lifecycle),
+                Callbacks.on(options.callbackExecutor(), runtime, owners.clientId(), lifecycle),
                 Events.of(options.listeners()),
                 lifecycle,
                 owners,
@@ -92,8 +87,17 @@ public final class RedlockClient implements LockClient {
 
     /** As {@link #connect(RedlockOptions)}, on the given clock (tests). */
     static RedlockClient connect(RedlockOptions options, Ticker ticker) {
-        RedlockNodes nodes = RedlockNodes.connect(options.nodes());
-        return new RedlockClient(nodes, options.nodes().get(0), ticker);
+        Owners owners = new Owners();
+        LockRuntime runtime = LockRuntime.of(
+                ticker, null, "dlock-redlock-timer-" + owners.clientId().substring(0, 8));
+        RedlockNodes nodes;
+        try {
+            nodes = RedlockNodes.connect(options.nodes(), runtime);
+        } catch (RuntimeException e) {
+            runtime.timer().shutdownNow();
+            throw e;
+        }
+        return new RedlockClient(nodes, options.nodes().get(0), owners, runtime);
     }
 
     @Override
@@ -105,7 +109,8 @@ public final class RedlockClient implements LockClient {
 
     @Override
     public DistributedLock multiLock(String... names) {
-        MultiLock multi = MultiLock.of(names, maxNameLength, this::lock, holds, ctx.callbacks(), ctx.lifecycle(), true);
+        MultiLock multi = MultiLock.of(
+                names, maxNameLength, this::lock, holds, ctx.callbacks(), ctx.ticker(), ctx.lifecycle(), true);
         ctx.lifecycle().checkOpen();
         return multi;
     }

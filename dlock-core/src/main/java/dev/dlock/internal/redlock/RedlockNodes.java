@@ -5,6 +5,7 @@ import dev.dlock.LockConnectionException;
 import dev.dlock.LockException;
 import dev.dlock.internal.options.ClientOptions;
 import dev.dlock.internal.script.ScriptRunner;
+import dev.dlock.internal.util.LockRuntime;
 import dev.dlock.internal.util.Log;
 import dev.dlock.spi.Script;
 import dev.dlock.spi.Transport;
@@ -14,11 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
@@ -93,7 +92,7 @@ final class RedlockNodes implements AutoCloseable {
         }
     }
 
-    private RedlockNodes(List<ClientOptions> options) {
+    private RedlockNodes(List<ClientOptions> options, LockRuntime runtime) {
         List<Node> list = new ArrayList<>();
         for (ClientOptions o : options) {
             list.add(new Node(o));
@@ -106,12 +105,7 @@ final class RedlockNodes implements AutoCloseable {
             masked.add(o.maskedUri());
         }
         this.maskedUris = String.join(",", masked);
-        AtomicInteger n = new AtomicInteger();
-        this.connector = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "dlock-redlock-connect-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.connector = runtime.newPool("dlock-redlock-connect");
     }
 
     /**
@@ -121,8 +115,8 @@ final class RedlockNodes implements AutoCloseable {
      * @throws LockConnectionException if fewer than a quorum of nodes can be reached
      * @throws LockAuthenticationException if a node refuses the credentials (a configuration error)
      */
-    static RedlockNodes connect(List<ClientOptions> options) {
-        RedlockNodes nodes = new RedlockNodes(options);
+    static RedlockNodes connect(List<ClientOptions> options, LockRuntime runtime) {
+        RedlockNodes nodes = new RedlockNodes(options, runtime);
         List<CompletableFuture<Void>> connects = new ArrayList<>();
         for (Node node : nodes.nodes) {
             node.connecting.set(true);

@@ -3,10 +3,6 @@ package dev.dlock.internal.util;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Runs application code (asynchronous acquires' completions, loss listeners) off the transport's and
@@ -25,26 +21,17 @@ public final class Callbacks {
         this.lifecycle = lifecycle;
     }
 
-    /** Callbacks on the given executor, or (null) on a pool of the client's own. */
-    public static Callbacks on(Executor givenOrNull, String clientId, Lifecycle lifecycle) {
+    /**
+     * Callbacks on the given executor, or (null) on a pool of the client's own ({@link LockRuntime#newPool}): daemon
+     * threads made on demand, so a callback that blocks delays neither the transport's I/O threads nor other
+     * callbacks.
+     */
+    public static Callbacks on(Executor givenOrNull, LockRuntime runtime, String clientId, Lifecycle lifecycle) {
         if (givenOrNull != null) {
             return new Callbacks(givenOrNull, null, lifecycle);
         }
-        ExecutorService pool = pool(clientId);
+        ExecutorService pool = runtime.newPool("dlock-callback-" + clientId.substring(0, 8));
         return new Callbacks(pool, pool, lifecycle);
-    }
-
-    /**
-     * The default executor: daemon threads made on demand and kept for a minute, so a callback that
-     * blocks delays neither the transport's I/O threads nor other callbacks.
-     */
-    private static ExecutorService pool(String clientId) {
-        AtomicLong n = new AtomicLong();
-        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-            Thread t = new Thread(r, "dlock-callback-" + clientId.substring(0, 8) + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
     }
 
     public void run(Runnable task) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dlock.LockLostException;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Lifecycle;
+import dev.dlock.internal.util.LockRuntime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.Test;
  */
 final class LeaseStateTest {
     private final ExecutorService callbackPool = Executors.newSingleThreadExecutor(r -> new Thread(r, "callback"));
-    private final Callbacks callbacks = Callbacks.on(callbackPool, "0123456789abcdef", new Lifecycle("redis://x"));
+    private final Callbacks callbacks = Callbacks.on(
+            callbackPool, LockRuntime.system("dlock-timer-test"), "0123456789abcdef", new Lifecycle("redis://x"));
     private final LeaseState state = new LeaseState(callbacks);
     private final LockLostException loss = new LockLostException("n", 7, "test");
 
