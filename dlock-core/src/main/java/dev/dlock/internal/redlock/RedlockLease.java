@@ -110,7 +110,12 @@ final class RedlockLease implements ThreadHolds.Reentrant, CallerChecked {
         }
         if (!isValid() || remaining().toNanos() < margin) {
             markLost("it could not be shown valid for half its lease when re-entered", false);
-            throw new LockLostException(name, fencingToken(), "the hold was lost before the re-entry");
+            // reported here, to the re-entering thread: its outer unlock then ends quietly, as on one Redis
+            LockLostException loss = state.reportLoss();
+            if (loss != null) {
+                throw loss;
+            }
+            throw new IllegalStateException("lease " + this + " was released while its thread re-entered it");
         }
     }
 

@@ -1,10 +1,13 @@
 package dev.dlock.internal.redlock;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
+import dev.dlock.LockLostException;
 import dev.dlock.internal.options.RedlockOptions;
 import dev.dlock.internal.options.Settings;
 import dev.dlock.internal.testing.SocketTransport;
@@ -130,6 +133,19 @@ final class RedlockLateWakeUpIT {
                     .isEqualTo(((RedlockLease) lease.get()).owner());
         }
         lease.get().release();
+    }
+
+    @Test
+    void reentryOfAHoldTheCallerFindsLost_throwsTheLoss_once() {
+        lagOnReply.set(0);
+        DistributedLock lock = client.lock("late-reentry");
+        lock.lock();
+        lag.set(TimeUnit.MILLISECONDS.toNanos(LEASE_MS * 2)); // by the caller's clock the hold ran out
+        assertThatThrownBy(lock::lock).as("re-entering a lost hold").isInstanceOf(LockLostException.class);
+        assertThatCode(lock::unlock)
+                .as("the outer hold ends without a second report, as on the client of one Redis")
+                .doesNotThrowAnyException();
+        assertThat(lock.getHoldCount()).isZero();
     }
 
     private void assertFresh(Duration remaining) {
