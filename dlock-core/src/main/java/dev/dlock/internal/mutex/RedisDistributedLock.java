@@ -19,6 +19,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * A view of one lock name. Thread-owned holds live in the client's {@link ThreadHolds} ((mutex role,
@@ -34,6 +36,9 @@ public final class RedisDistributedLock extends ThreadLocking {
     private final ScriptRunner scripts;
     private final Callbacks callbacks;
     private final Lifecycle lifecycle;
+    // What an interrupted wait and a failed acquire do, made once per view: an acquire makes no lambda.
+    private final Consumer<PendingAcquire> giveUp = this::settleCancelled;
+    private final Function<Throwable, RuntimeException> failure;
 
     public RedisDistributedLock(
             LockKeys keys,
@@ -52,6 +57,7 @@ public final class RedisDistributedLock extends ThreadLocking {
         this.scripts = scripts;
         this.callbacks = callbacks;
         this.lifecycle = lifecycle;
+        this.failure = error -> scripts.translate(error, keys.lock());
     }
 
     @Override
@@ -127,8 +133,7 @@ public final class RedisDistributedLock extends ThreadLocking {
             throws InterruptedException {
         lifecycle.checkOpen();
         PendingAcquire turn = gates.enter(keys, owner, leaseMillis, renewed, waitNanos);
-        return Await.acquire(
-                turn, interruptible, () -> settleCancelled(turn), error -> scripts.translate(error, keys.lock()));
+        return Await.acquire(turn, interruptible, giveUp, failure);
     }
 
     private void settleCancelled(PendingAcquire turn) {

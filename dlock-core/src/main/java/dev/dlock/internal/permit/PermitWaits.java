@@ -72,7 +72,7 @@ final class PermitWaits {
         return Await.acquire(
                 acquisition.result(),
                 interruptible,
-                () -> {
+                result -> {
                     acquisition.cancel();
                     settleCancelled(acquirer, acquisition);
                 },

@@ -114,7 +114,7 @@ final class RedlockLock extends ThreadLocking {
         return Await.acquire(
                 wait,
                 interruptible,
-                () -> wait.cancel(false),
+                cancelled -> cancelled.cancel(false),
                 RedlockLock::unwrap,
                 cancelled -> new IllegalStateException(
                         "the Redlock LockClient for " + ctx.nodes().maskedUris() + " is closed", cancelled));

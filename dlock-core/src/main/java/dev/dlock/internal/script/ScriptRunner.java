@@ -16,6 +16,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.BiFunction;
 
 /**
  * Runs a script on the transport, waits for its reply within the command timeout, and turns a
@@ -28,6 +29,7 @@ public final class ScriptRunner {
     private final Duration commandTimeout;
     private final ReplicaAck ack; // null: no replica acknowledgement
     private final long awaitMillis;
+    private final BiFunction<Exception, String, RuntimeException> noAnswer = this::noAnswer;
     private final boolean sharded; // hand-off messages through SPUBLISH
     private final boolean holdersExpiryLowered; // the negative control Controls.holdersExpiryLowered
 
@@ -114,7 +116,7 @@ public final class ScriptRunner {
 
     /** Waits for a command's reply, bounded by the command timeout, and translates failures. */
     public <T> T await(CompletableFuture<T> future, String key) {
-        return Await.reply(future, awaitMillis, e -> noAnswer(e, key));
+        return Await.reply(future, awaitMillis, key, noAnswer);
     }
 
     private RuntimeException noAnswer(Exception e, String key) {

@@ -5,6 +5,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -25,33 +27,35 @@ public final class Await {
 
     /**
      * Waits for an acquire under way until it completes: with its hold, or with null when its own wait
-     * ran out. An interrupt of an {@code interruptible} wait runs {@code giveUp}, which returns once
-     * nothing the acquire took is left, and is thrown; an interrupt of any other wait is kept: the
+     * ran out. An interrupt of an {@code interruptible} wait hands the acquire to {@code giveUp}, which
+     * returns once nothing the acquire took is left, and is thrown; an interrupt of any other wait is kept: the
      * wait goes on and the interrupt flag is set again when it ends, however it ends. A cancelled
-     * acquire throws its {@link CancellationException}.
+     * acquire throws its {@link CancellationException}. {@code giveUp} and {@code failure} take what
+     * they need as arguments, so that a caller can keep them in fields: the uncontended acquire makes no
+     * lambda.
      *
      * @param failure what a failed acquire throws, made from the failure's cause
      * @throws InterruptedException if interrupted while an interruptible wait was on
      */
-    public static <T> T acquire(
-            Future<T> acquire,
+    public static <T, F extends Future<T>> T acquire(
+            F acquire,
             boolean interruptible,
-            Runnable giveUp,
+            Consumer<? super F> giveUp,
             Function<? super Throwable, ? extends RuntimeException> failure)
             throws InterruptedException {
         return acquire(acquire, interruptible, giveUp, failure, cancelled -> cancelled);
     }
 
     /**
-     * {@link #acquire(Future, boolean, Runnable, Function)}, where a cancelled acquire (its future
+     * {@link #acquire(Future, boolean, Consumer, Function)}, where a cancelled acquire (its future
      * cancelled, not failed) throws what {@code cancelled} makes of the {@link CancellationException}.
      *
      * @throws InterruptedException if interrupted while an interruptible wait was on
      */
-    public static <T> T acquire(
-            Future<T> acquire,
+    public static <T, F extends Future<T>> T acquire(
+            F acquire,
             boolean interruptible,
-            Runnable giveUp,
+            Consumer<? super F> giveUp,
             Function<? super Throwable, ? extends RuntimeException> failure,
             Function<? super CancellationException, ? extends RuntimeException> cancelled)
             throws InterruptedException {
@@ -62,7 +66,7 @@ public final class Await {
                     return acquire.get();
                 } catch (InterruptedException e) {
                     if (interruptible) {
-                        giveUp.run();
+                        giveUp.accept(acquire);
                         throw e;
                     }
                     interrupted = true;
@@ -91,6 +95,21 @@ public final class Await {
      */
     public static <T> T reply(
             Future<T> reply, long millis, Function<? super Exception, ? extends RuntimeException> noAnswer) {
+        return reply(reply, millis, noAnswer, (missing, made) -> made.apply(missing));
+    }
+
+    /**
+     * {@link #reply(Future, long, Function)}, where {@code noAnswer} also gets {@code about} (such as
+     * the key the command was about), so that a caller can keep it in a field: the wait makes no
+     * lambda.
+     *
+     * @return the reply, or null as {@code noAnswer} says
+     */
+    public static <T, C> T reply(
+            Future<T> reply,
+            long millis,
+            C about,
+            BiFunction<? super Exception, ? super C, ? extends RuntimeException> noAnswer) {
         Exception missing;
         try {
             return reply.get(millis, TimeUnit.MILLISECONDS);
@@ -100,7 +119,7 @@ public final class Await {
         } catch (ExecutionException | TimeoutException e) {
             missing = e;
         }
-        RuntimeException thrown = noAnswer.apply(missing);
+        RuntimeException thrown = noAnswer.apply(missing, about);
         if (thrown != null) {
             throw thrown;
         }

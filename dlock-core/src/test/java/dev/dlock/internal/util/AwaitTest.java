@@ -30,7 +30,7 @@ final class AwaitTest {
         CompletableFuture<String> acquire = new CompletableFuture<>();
         AtomicInteger givenUp = new AtomicInteger();
         Thread.currentThread().interrupt();
-        assertThatThrownBy(() -> Await.acquire(acquire, true, givenUp::incrementAndGet, RuntimeException::new))
+        assertThatThrownBy(() -> Await.acquire(acquire, true, a -> givenUp.incrementAndGet(), RuntimeException::new))
                 .isInstanceOf(InterruptedException.class);
         assertThat(givenUp).hasValue(1);
         assertThat(Thread.currentThread().isInterrupted()).isFalse();
@@ -43,7 +43,7 @@ final class AwaitTest {
         AtomicInteger givenUp = new AtomicInteger();
         Thread waiter = new Thread(() -> {
             try {
-                String got = Await.acquire(acquire, false, givenUp::incrementAndGet, RuntimeException::new);
+                String got = Await.acquire(acquire, false, a -> givenUp.incrementAndGet(), RuntimeException::new);
                 outcome.set(got + ", interrupted " + Thread.currentThread().isInterrupted());
             } catch (InterruptedException | RuntimeException e) {
                 outcome.set(e);
@@ -66,12 +66,12 @@ final class AwaitTest {
     void aFailedAcquire_throwsWhatTheFailureMakesOfItsCause() {
         IllegalStateException cause = new IllegalStateException("refused");
         CompletableFuture<String> acquire = CompletableFuture.failedFuture(cause);
-        assertThatThrownBy(() -> Await.acquire(acquire, true, () -> {}, c -> new IllegalArgumentException("x", c)))
+        assertThatThrownBy(() -> Await.acquire(acquire, true, a -> {}, c -> new IllegalArgumentException("x", c)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasCause(cause);
         CompletableFuture<String> cancelled = new CompletableFuture<>();
         cancelled.cancel(false);
-        assertThatThrownBy(() -> Await.acquire(cancelled, true, () -> {}, RuntimeException::new))
+        assertThatThrownBy(() -> Await.acquire(cancelled, true, a -> {}, RuntimeException::new))
                 .isInstanceOf(CancellationException.class);
     }
 
@@ -80,13 +80,13 @@ final class AwaitTest {
         CompletableFuture<String> cancelled = new CompletableFuture<>();
         cancelled.cancel(false);
         assertThatThrownBy(() -> Await.acquire(
-                        cancelled, true, () -> {}, RuntimeException::new, c -> new IllegalStateException("closed", c)))
+                        cancelled, true, a -> {}, RuntimeException::new, c -> new IllegalStateException("closed", c)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("closed");
         CompletableFuture<String> failed = new CompletableFuture<>();
         failed.completeExceptionally(new CompletionException(new CancellationException("upstream")));
         assertThatThrownBy(() -> Await.acquire(
-                        failed, true, () -> {}, c -> (RuntimeException) c, c -> new IllegalStateException("closed", c)))
+                        failed, true, a -> {}, c -> (RuntimeException) c, c -> new IllegalStateException("closed", c)))
                 .isInstanceOf(CancellationException.class)
                 .hasMessage("upstream");
     }
