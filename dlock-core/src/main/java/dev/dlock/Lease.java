@@ -110,6 +110,20 @@ public interface Lease extends AutoCloseable {
     void release();
 
     /**
+     * Releases the lock like {@link #release()}, without waiting: the round trip is sent before this
+     * returns, and the future completes, on the client's callback executor ({@link
+     * LockClient.Builder#callbackExecutor}), when Redis answered. Waiters are woken as by {@code
+     * release()}. Each call after the first, or after {@code release()}, returns a completed future
+     * (with the loss, if the lease was lost and the loss was not reported yet).
+     *
+     * @return a future that completes with null once the lock is released, or exceptionally with what
+     *     {@link #release()} would throw: {@link LockLostException} if the lease had been lost before the
+     *     release, {@link LockConnectionException} if Redis did not answer (the lock then expires at the
+     *     end of its lease time), {@link LockServerException} if Redis answered with an error
+     */
+    CompletableFuture<Void> releaseAsync();
+
+    /**
      * Releases the lease like {@link #release()}; calling it again, or after {@code release()}, does
      * nothing.
      *

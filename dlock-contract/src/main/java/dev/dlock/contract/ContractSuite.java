@@ -130,6 +130,10 @@ public abstract class ContractSuite {
 
         @Nested
         @RunIfNamed
+        class ReleaseAsync extends ReleaseAsyncContract {}
+
+        @Nested
+        @RunIfNamed
         class ScriptOrder extends ScriptOrderContract {}
 
         @Nested

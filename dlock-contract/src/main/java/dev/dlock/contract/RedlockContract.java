@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockConnectionException;
+import dev.dlock.LockLostException;
 import dev.dlock.testkit.IndependentMasters;
 import dev.dlock.testkit.RedisServer;
 import dev.dlock.testkit.Timing;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -90,6 +92,33 @@ public abstract class RedlockContract extends TransportContract {
             assertThat(next).isPresent();
             assertThat(next.get().fencingToken()).isGreaterThan(lease.fencingToken());
             next.get().release();
+        }
+    }
+
+    @Test
+    void releaseAsync_releasesOnEveryNode_andALeaseAQuorumLost_failsWithTheLoss(IndependentMasters m) throws Exception {
+        long wait = Timing.scaled(Duration.ofSeconds(5)).toMillis();
+        try (LockClient a = client(m);
+                LockClient b = client(m)) {
+            Lease lease = a.lock("async").acquire();
+            lease.releaseAsync().get(wait, TimeUnit.MILLISECONDS);
+            assertThat(awaitNodesHolding(m, "async", 0)).isZero();
+            assertThat(lease.releaseAsync()).as("a second call").isCompleted();
+
+            Lease next = b.lock("async").acquire();
+            assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
+            for (RedisServer server : m.servers().subList(0, 2)) {
+                server.command("DEL", "dlock:{async}:redlock"); // two of three nodes lose it
+            }
+            assertThat(next.releaseAsync())
+                    .failsWithin(wait, TimeUnit.MILLISECONDS)
+                    .withThrowableOfType(ExecutionException.class)
+                    .havingCause()
+                    .isInstanceOf(LockLostException.class)
+                    .withMessageContaining("a quorum of 2 no longer had it");
+            assertThat(next.releaseAsync().isCompletedExceptionally())
+                    .as("the loss is reported once")
+                    .isFalse();
         }
     }
 

@@ -317,15 +317,10 @@ public final class RedisLease implements ThreadHolds.Reentrant, CallerChecked {
 
     @Override
     public void release() {
-        if (state.isHeld() && deadline - ticker.nanos() <= 0) {
-            expire("its lease of " + leaseMillis + " ms ran out before it was released");
-        }
-        if (state.toReleased()) {
-            leases.released(this);
-            boolean released = leases.scripts().await(kind.release(this), keys.lock());
-            if (!released) {
-                throw new LockLostException(
-                        keys.name(), token, "the key was gone or owned by another owner when it was released");
+        CompletableFuture<Boolean> sent = sendRelease();
+        if (sent != null) {
+            if (!leases.scripts().await(sent, keys.lock())) {
+                throw goneOnRelease();
             }
             return;
         }
@@ -333,6 +328,39 @@ public final class RedisLease implements ThreadHolds.Reentrant, CallerChecked {
         if (loss != null) {
             throw loss;
         }
+    }
+
+    @Override
+    public CompletableFuture<Void> releaseAsync() {
+        CompletableFuture<Boolean> sent = sendRelease();
+        if (sent == null) {
+            LockLostException loss = state.reportLossOnce();
+            return loss == null ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(loss);
+        }
+        CompletableFuture<Void> outcome = sent.thenApply(released -> {
+            if (!released) {
+                throw goneOnRelease();
+            }
+            return null;
+        });
+        return leases.callbacks().relay(outcome, error -> leases.scripts().translate(error, keys.lock()));
+    }
+
+    /** Sends the release of a held lease (a lease past its deadline is lost first); null if not held. */
+    private CompletableFuture<Boolean> sendRelease() {
+        if (state.isHeld() && deadline - ticker.nanos() <= 0) {
+            expire("its lease of " + leaseMillis + " ms ran out before it was released");
+        }
+        if (!state.toReleased()) {
+            return null;
+        }
+        leases.released(this);
+        return kind.release(this);
+    }
+
+    private LockLostException goneOnRelease() {
+        return new LockLostException(
+                keys.name(), token, "the key was gone or owned by another owner when it was released");
     }
 
     /** Releases without waiting or reporting, for a lock taken by an attempt nobody wants any more. */

@@ -8,11 +8,13 @@ import dev.dlock.internal.util.Args;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.ThreadHolds;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 
 /**
@@ -126,30 +128,71 @@ final class MultiLease implements ThreadHolds.Reentrant {
     @Override
     public void release() {
         if (state.toReleased()) {
-            LockException first = null;
+            Failures failures = new Failures();
             for (Lease part : parts) {
                 try {
                     part.release();
                 } catch (LockException e) {
-                    // every other name is still released; a loss is reported before a failure to reach Redis
-                    if (first == null || (e instanceof LockLostException && !(first instanceof LockLostException))) {
-                        if (first != null) {
-                            e.addSuppressed(first);
-                        }
-                        first = e;
-                    } else {
-                        first.addSuppressed(e);
-                    }
+                    failures.add(e); // every other name is still released
                 }
             }
-            if (first != null) {
-                throw first;
-            }
+            failures.throwFirst();
             return;
         }
         LockLostException loss = state.reportLossOnce();
         if (loss != null) {
             throw loss;
+        }
+    }
+
+    /** Releases every name at once; the future completes when all answered, with the failure {@link #release()} throws. */
+    @Override
+    public CompletableFuture<Void> releaseAsync() {
+        if (!state.toReleased()) {
+            LockLostException loss = state.reportLossOnce();
+            return loss == null ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(loss);
+        }
+        List<CompletableFuture<Void>> released = new ArrayList<>(parts.size());
+        for (Lease part : parts) {
+            released.add(part.releaseAsync());
+        }
+        return CompletableFuture.allOf(released.toArray(CompletableFuture[]::new))
+                .handle((ignored, error) -> {
+                    Failures failures = new Failures();
+                    for (CompletableFuture<Void> part : released) {
+                        try {
+                            part.join();
+                        } catch (CompletionException e) {
+                            failures.add(
+                                    e.getCause() instanceof LockException l
+                                            ? l
+                                            : new LockException("release failed: " + e.getCause(), e.getCause()));
+                        }
+                    }
+                    failures.throwFirst();
+                    return null;
+                });
+    }
+
+    /** The failures of releasing the names: a loss is reported before a failure to reach Redis, the others suppressed. */
+    private static final class Failures {
+        private LockException first;
+
+        void add(LockException e) {
+            if (first == null || (e instanceof LockLostException && !(first instanceof LockLostException))) {
+                if (first != null) {
+                    e.addSuppressed(first);
+                }
+                first = e;
+            } else {
+                first.addSuppressed(e);
+            }
+        }
+
+        void throwFirst() {
+            if (first != null) {
+                throw first;
+            }
         }
     }
 

@@ -14,6 +14,7 @@ import dev.dlock.internal.util.Validity;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -297,33 +298,72 @@ final class RedlockLease implements ThreadHolds.Reentrant, CallerChecked {
 
     @Override
     public void release() {
+        CompletableFuture<RedlockNodes.Round> sent = sendIfHeld();
+        if (sent != null) {
+            settleRelease(await(sent));
+            return;
+        }
+        throwLossOnce();
+    }
+
+    @Override
+    public CompletableFuture<Void> releaseAsync() {
+        CompletableFuture<RedlockNodes.Round> sent = sendIfHeld();
+        if (sent == null) {
+            try {
+                throwLossOnce();
+                return CompletableFuture.completedFuture(null);
+            } catch (LockLostException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+        return ctx.callbacks()
+                .relay(
+                        sent.thenApply(round -> {
+                            settleRelease(round);
+                            return null;
+                        }),
+                        error -> error instanceof CompletionException && error.getCause() != null
+                                ? error.getCause()
+                                : error);
+    }
+
+    /** Sends the release of a held lease (one past its deadline is lost first); null if it was not held. */
+    private CompletableFuture<RedlockNodes.Round> sendIfHeld() {
         if (state.isHeld() && deadline - ctx.ticker().nanos() <= 0) {
             checkExpiry();
         }
-        if (state.toReleased()) {
-            ctx.held().remove(this);
-            RedlockNodes.Round round = await(sendRelease());
-            int released = count(round, 1L);
-            if (round.failed == ctx.size()) {
-                ctx.events().released(name);
-                throw new LockConnectionException(
-                        ctx.nodes().maskedUris(),
-                        "no node answered the release of lock '" + name + "'; it expires at the end of its lease time ("
-                                + round.failures() + ")",
-                        round.firstFailure());
-            }
-            if (released + round.failed < ctx.quorum()) {
-                LockLostException e = new LockLostException(
-                        name,
-                        token,
-                        "the release found it on only " + released + " of " + ctx.size() + " nodes (" + round.failed
-                                + " did not answer); a quorum of " + ctx.quorum() + " no longer had it");
-                state.lostOnRelease(e, () -> ctx.events().lost(name, e));
-                throw e;
-            }
-            ctx.events().released(name);
-            return;
+        if (!state.toReleased()) {
+            return null;
         }
+        ctx.held().remove(this);
+        return sendRelease();
+    }
+
+    /** What the nodes' answers to a release mean: released, lost (too few had it) or unknown (none answered). */
+    private void settleRelease(RedlockNodes.Round round) {
+        int released = count(round, 1L);
+        if (round.failed == ctx.size()) {
+            ctx.events().released(name);
+            throw new LockConnectionException(
+                    ctx.nodes().maskedUris(),
+                    "no node answered the release of lock '" + name + "'; it expires at the end of its lease time ("
+                            + round.failures() + ")",
+                    round.firstFailure());
+        }
+        if (released + round.failed < ctx.quorum()) {
+            LockLostException e = new LockLostException(
+                    name,
+                    token,
+                    "the release found it on only " + released + " of " + ctx.size() + " nodes (" + round.failed
+                            + " did not answer); a quorum of " + ctx.quorum() + " no longer had it");
+            state.lostOnRelease(e, () -> ctx.events().lost(name, e));
+            throw e;
+        }
+        ctx.events().released(name);
+    }
+
+    private void throwLossOnce() {
         LockLostException e = state.reportLossOnce();
         if (e != null) {
             sendRelease(); // whatever is left of it on the nodes goes; the answer changes nothing

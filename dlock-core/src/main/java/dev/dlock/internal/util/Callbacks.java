@@ -1,8 +1,10 @@
 package dev.dlock.internal.util;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
 
 /**
  * Runs application code (asynchronous acquires' completions, loss listeners) off the transport's and
@@ -50,6 +52,26 @@ public final class Callbacks {
     /** This as an {@link Executor}, for {@code whenCompleteAsync}. */
     public Executor executor() {
         return view;
+    }
+
+    /**
+     * A future completed on this executor with the outcome of {@code source}, its failure made by
+     * {@code failure} (which may return the failure as it is): what an asynchronous call hands the
+     * application, so that the stages it chains never run on the transport's threads.
+     */
+    public <T> CompletableFuture<T> relay(
+            CompletableFuture<T> source, Function<? super Throwable, ? extends Throwable> failure) {
+        CompletableFuture<T> relayed = new CompletableFuture<>();
+        source.whenCompleteAsync(
+                (value, error) -> {
+                    if (error != null) {
+                        relayed.completeExceptionally(failure.apply(error));
+                    } else {
+                        relayed.complete(value);
+                    }
+                },
+                view);
+        return relayed;
     }
 
     /** Shuts the client's own pool down (callbacks already handed to it still run); a given executor stays. */
