@@ -2,6 +2,7 @@ package dev.dlock;
 
 import dev.dlock.internal.connect.Connector;
 import dev.dlock.internal.options.Settings;
+import dev.dlock.spi.ClientRuntime;
 import dev.dlock.spi.TransportFactory;
 import java.time.Duration;
 import java.util.concurrent.Executor;
@@ -268,6 +269,23 @@ public interface LockClient extends AutoCloseable {
          */
         public Builder callbackExecutor(Executor callbackExecutor) {
             settings = settings.withCallbackExecutor(callbackExecutor);
+            return this;
+        }
+
+        /**
+         * Sets where the client's time and threads come from: the clock its deadlines and lease
+         * validities are read on, its timer (watchdog rounds, wait timeouts, lease expiries) and the
+         * executors it makes (the default callback pool, Redlock's connects). By default the system's
+         * monotonic clock, a timer thread of the client's own and pools of daemon threads. For running
+         * clients on a simulated clock (dlock's deterministic simulation runs whole clients on one
+         * thread this way) or on threads the application manages; see {@link ClientRuntime}. The
+         * transport's threads and timeouts stay the transport's.
+         *
+         * @param runtime the runtime, or null for the system's
+         * @return this builder
+         */
+        public Builder runtime(ClientRuntime runtime) {
+            settings = settings.withRuntime(runtime);
             return this;
         }
 

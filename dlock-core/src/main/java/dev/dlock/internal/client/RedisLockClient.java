@@ -73,8 +73,11 @@ public final class RedisLockClient implements LockClient {
     private final boolean multiLostPart; // the negative control Controls.Control.MULTI_LOST_PART
     private final LockAdmin admin;
 
+    /**
+     * @param tickerOrNull a clock of a unit test's, with {@code timerOrNull}; null for the options' runtime
+     */
     private RedisLockClient(
-            Transport transport, ClientOptions options, Ticker ticker, ScheduledExecutorService timerOrNull) {
+            Transport transport, ClientOptions options, Ticker tickerOrNull, ScheduledExecutorService timerOrNull) {
         this.transport = transport;
         this.maskedUri = options.maskedUri();
         this.keyPrefix = options.keyPrefix();
@@ -82,9 +85,12 @@ public final class RedisLockClient implements LockClient {
         this.leaseMillis = options.leaseTime().toMillis();
         this.commandTimeout = options.commandTimeout();
         this.lifecycle = new Lifecycle(maskedUri);
-        this.runtime = LockRuntime.of(
-                ticker, timerOrNull, "dlock-timer-" + owners.clientId().substring(0, 8));
+        String timerName = "dlock-timer-" + owners.clientId().substring(0, 8);
+        this.runtime = tickerOrNull == null
+                ? LockRuntime.of(options.runtime(), timerName)
+                : LockRuntime.of(tickerOrNull, timerOrNull, timerName);
         this.scheduler = runtime.timer();
+        Ticker ticker = runtime.ticker();
         Controls controls = options.controls();
         this.multiLostPart = controls.has(Controls.Control.MULTI_LOST_PART);
         if (controls.any()) {
@@ -136,7 +142,7 @@ public final class RedisLockClient implements LockClient {
             throw new IllegalArgumentException("replicaAcks needs a transport that can wait for replicas; "
                     + transport.getClass().getName() + " cannot (" + options.maskedUri() + ")");
         }
-        RedisLockClient client = new RedisLockClient(transport, options, Ticker.SYSTEM, null);
+        RedisLockClient client = new RedisLockClient(transport, options, null, null);
         ServerChecks.warnOnEviction(client.scripts, client.lifecycle, options.maskedUri());
         return client;
     }
@@ -173,6 +179,7 @@ public final class RedisLockClient implements LockClient {
                 null,
                 LockClient.Builder.MAX_NAME_LENGTH,
                 callbacks,
+                LockRuntime.SYSTEM,
                 Controls.NONE,
                 List.of(listeners),
                 replicaAck);

@@ -4,6 +4,8 @@ import dev.dlock.LockException;
 import dev.dlock.LockListener;
 import dev.dlock.internal.util.Args;
 import dev.dlock.internal.util.Controls;
+import dev.dlock.internal.util.LockRuntime;
+import dev.dlock.spi.ClientRuntime;
 import dev.dlock.spi.RedisUri;
 import dev.dlock.spi.ReplicaAck;
 import dev.dlock.spi.TransportFactory;
@@ -26,6 +28,7 @@ import java.util.concurrent.Executor;
  * @param transport the transport factory, given or discovered
  * @param maxNameLength the longest lock name accepted
  * @param callbackExecutor runs application callbacks, or null for the client's own pool
+ * @param runtime the clock, timer and executors the client runs on ({@link LockRuntime#SYSTEM} by default)
  * @param controls the verifier's negative controls (none outside verification runs)
  * @param listeners the lock event listeners, in the order they were added
  * @param replicaAck the replicas every granting write waits for, or null for none
@@ -39,6 +42,7 @@ public record ClientOptions(
         TransportFactory transport,
         int maxNameLength,
         Executor callbackExecutor,
+        ClientRuntime runtime,
         Controls controls,
         List<LockListener> listeners,
         ReplicaAck replicaAck) {
@@ -98,6 +102,7 @@ public record ClientOptions(
                 chosen,
                 settings.maxNameLength(),
                 settings.callbackExecutor(),
+                settings.runtime() != null ? settings.runtime() : LockRuntime.SYSTEM,
                 controls,
                 settings.listeners(),
                 ack);

@@ -1,6 +1,7 @@
 package dev.dlock.internal.options;
 
 import dev.dlock.LockListener;
+import dev.dlock.spi.ClientRuntime;
 import dev.dlock.spi.TransportFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import java.util.concurrent.Executor;
  * @param transport the transport factory, or null to discover one
  * @param maxNameLength the longest lock name accepted
  * @param callbackExecutor runs application callbacks, or null for the client's own pool
+ * @param runtime the clock, timer and executors the client runs on, or null for the system's
  * @param listeners the lock event listeners, in the order they were added
  * @param replicaAcks how many replicas must acknowledge each granting write, 0 for none
  * @param replicaAckTimeout the longest wait for them
@@ -37,6 +39,7 @@ public record Settings(
         TransportFactory transport,
         int maxNameLength,
         Executor callbackExecutor,
+        ClientRuntime runtime,
         List<LockListener> listeners,
         int replicaAcks,
         Duration replicaAckTimeout,
@@ -55,6 +58,7 @@ public record Settings(
      * @param transport see the record components
      * @param maxNameLength see the record components
      * @param callbackExecutor see the record components
+     * @param runtime see the record components
      * @param listeners see the record components
      * @param replicaAcks see the record components
      * @param replicaAckTimeout see the record components
@@ -84,6 +88,7 @@ public record Settings(
                 null,
                 maxNameLength,
                 null,
+                null,
                 List.of(),
                 0,
                 Duration.ofSeconds(1),
@@ -108,6 +113,7 @@ public record Settings(
                 transport,
                 maxNameLength,
                 callbackExecutor,
+                runtime,
                 listeners,
                 replicaAcks,
                 replicaAckTimeout,
@@ -132,6 +138,7 @@ public record Settings(
                 transport,
                 maxNameLength,
                 callbackExecutor,
+                runtime,
                 listeners,
                 replicaAcks,
                 replicaAckTimeout,
@@ -156,6 +163,7 @@ public record Settings(
                 transport,
                 maxNameLength,
                 callbackExecutor,
+                runtime,
                 listeners,
                 replicaAcks,
                 replicaAckTimeout,
@@ -180,6 +188,7 @@ public record Settings(
                 transport,
                 maxNameLength,
                 callbackExecutor,
+                runtime,
                 listeners,
                 replicaAcks,
                 replicaAckTimeout,
@@ -204,6 +213,7 @@ public record Settings(
                 transport,
                 maxNameLength,
                 callbackExecutor,
+                runtime,
                 listeners,
                 replicaAcks,
                 replicaAckTimeout,
@@ -228,6 +238,7 @@ public record Settings(
                 factory,
                 maxNameLength,
                 callbackExecutor,
+                runtime,
                 listeners,
                 replicaAcks,
                 replicaAckTimeout,
@@ -252,6 +263,32 @@ public record Settings(
                 transport,
                 maxNameLength,
                 executor,
+                runtime,
+                listeners,
+                replicaAcks,
+                replicaAckTimeout,
+                replicaAckFsync,
+                redlock,
+                redlockUris);
+    }
+
+    /**
+     * These settings with another runtime.
+     *
+     * @param runtime the runtime, or null for the system's
+     * @return the new settings
+     */
+    public Settings withRuntime(ClientRuntime runtime) {
+        return new Settings(
+                redisUri,
+                leaseTime,
+                keyPrefix,
+                commandTimeout,
+                clientName,
+                transport,
+                maxNameLength,
+                callbackExecutor,
+                runtime,
                 listeners,
                 replicaAcks,
                 replicaAckTimeout,
@@ -279,6 +316,7 @@ public record Settings(
                 transport,
                 maxNameLength,
                 callbackExecutor,
+                runtime,
                 more,
                 replicaAcks,
                 replicaAckTimeout,
@@ -305,6 +343,7 @@ public record Settings(
                 transport,
                 maxNameLength,
                 callbackExecutor,
+                runtime,
                 listeners,
                 acks,
                 timeout,
@@ -329,6 +368,7 @@ public record Settings(
                 transport,
                 maxNameLength,
                 callbackExecutor,
+                runtime,
                 listeners,
                 replicaAcks,
                 replicaAckTimeout,

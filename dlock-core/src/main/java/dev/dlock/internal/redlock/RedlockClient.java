@@ -82,14 +82,26 @@ public final class RedlockClient implements LockClient {
      * @throws dev.dlock.LockAuthenticationException if a node refuses the credentials
      */
     public static LockClient connect(RedlockOptions options) {
-        return connect(options, Ticker.SYSTEM);
+        Owners owners = new Owners();
+        return connect(
+                options,
+                owners,
+                LockRuntime.of(
+                        options.nodes().get(0).runtime(),
+                        "dlock-redlock-timer-" + owners.clientId().substring(0, 8)));
     }
 
     /** As {@link #connect(RedlockOptions)}, on the given clock (tests). */
     static RedlockClient connect(RedlockOptions options, Ticker ticker) {
         Owners owners = new Owners();
-        LockRuntime runtime = LockRuntime.of(
-                ticker, null, "dlock-redlock-timer-" + owners.clientId().substring(0, 8));
+        return connect(
+                options,
+                owners,
+                LockRuntime.of(
+                        ticker, null, "dlock-redlock-timer-" + owners.clientId().substring(0, 8)));
+    }
+
+    private static RedlockClient connect(RedlockOptions options, Owners owners, LockRuntime runtime) {
         RedlockNodes nodes;
         try {
             nodes = RedlockNodes.connect(options.nodes(), runtime);

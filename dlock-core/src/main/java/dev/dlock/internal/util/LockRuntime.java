@@ -1,5 +1,6 @@
 package dev.dlock.internal.util;
 
+import dev.dlock.spi.ClientRuntime;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -10,34 +11,53 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Where one client's time and threads come from: its clock, its timer (watchdog rounds, wait timeouts and refreshes,
- * lease expiry) and the pools it makes on demand (the default callback pool, Redlock's connects). A client gets one
+ * lease expiry) and the pools it makes on demand (the default callback pool, Redlock's connects), all from one
+ * {@link ClientRuntime}: the application's ({@code LockClient.Builder.runtime}) or {@link #SYSTEM}. A client gets one
  * when it is made and passes it down; nothing else in {@code dev.dlock.internal} reads the system clock or makes a
- * thread ({@code ArchitectureTest} holds the code to that), so a test that gives a client a manual clock and a timer
- * of its own has all of the client's time in hand.
+ * thread ({@code ArchitectureTest} holds the code to that), so a client given a simulated runtime has all of its
+ * time in hand.
  *
  * <p>Thread-safe. The client shuts its timer down when it closes; pools made here are their caller's to shut down.
  */
 public final class LockRuntime {
+    /** The system's monotonic clock, a timer thread per client and pools of daemon threads. */
+    public static final ClientRuntime SYSTEM = new SystemRuntime();
+
     private final Ticker ticker;
     private final ScheduledExecutorService timer;
+    private final ClientRuntime source;
 
-    private LockRuntime(Ticker ticker, ScheduledExecutorService timer) {
+    private LockRuntime(Ticker ticker, ScheduledExecutorService timer, ClientRuntime source) {
         this.ticker = ticker;
         this.timer = timer;
+        this.source = source;
     }
 
     /**
-     * The real clock and a timer thread of the client's own (a daemon named {@code timerName}).
+     * The system's clock, and a timer thread of the client's own (a daemon named {@code timerName}).
      *
      * @param timerName the timer thread's name, such as {@code dlock-timer-1f0c2a9b}
      * @return the runtime
      */
     public static LockRuntime system(String timerName) {
-        return of(Ticker.SYSTEM, null, timerName);
+        return of(SYSTEM, timerName);
     }
 
     /**
-     * A given clock, and a given timer or (null) a timer thread of its own.
+     * One client's share of {@code runtime}: its clock, a new timer and its pools.
+     *
+     * @param runtime the application's runtime, or {@link #SYSTEM}
+     * @param timerName the name of the client's timer
+     * @return the runtime
+     */
+    public static LockRuntime of(ClientRuntime runtime, String timerName) {
+        Ticker ticker = runtime == SYSTEM ? Ticker.SYSTEM : runtime::nanoTime;
+        return new LockRuntime(ticker, runtime.newTimer(timerName), runtime);
+    }
+
+    /**
+     * A given clock, and a given timer or (null) a timer thread of its own; pools of the system's (unit tests that
+     * move time by hand).
      *
      * @param ticker the clock every deadline and lease validity is read on
      * @param timerOrNull the timer to schedule on; null for one of the runtime's own
@@ -45,12 +65,7 @@ public final class LockRuntime {
      * @return the runtime
      */
     public static LockRuntime of(Ticker ticker, ScheduledExecutorService timerOrNull, String timerName) {
-        if (timerOrNull != null) {
-            return new LockRuntime(ticker, timerOrNull);
-        }
-        ScheduledThreadPoolExecutor own = new ScheduledThreadPoolExecutor(1, r -> daemon(r, timerName));
-        own.setRemoveOnCancelPolicy(true);
-        return new LockRuntime(ticker, own);
+        return new LockRuntime(ticker, timerOrNull != null ? timerOrNull : SYSTEM.newTimer(timerName), SYSTEM);
     }
 
     /** The client's clock. */
@@ -69,26 +84,46 @@ public final class LockRuntime {
     }
 
     /**
-     * A pool of daemon threads made on demand and kept for a minute, named {@code namePrefix-1}, {@code
-     * namePrefix-2}, ...: a task that blocks delays no other.
+     * A pool for work that must not wait behind other work ({@link ClientRuntime#newExecutor}); of the system's: daemon
+     * threads made on demand and kept for a minute, named {@code namePrefix-1}, {@code namePrefix-2}, ...
      *
      * @param namePrefix the threads' name before their number
      * @return the pool, which the caller shuts down
      */
     public ExecutorService newPool(String namePrefix) {
-        AtomicLong n = new AtomicLong();
-        return new ThreadPoolExecutor(
-                0,
-                Integer.MAX_VALUE,
-                60,
-                TimeUnit.SECONDS,
-                new SynchronousQueue<>(),
-                r -> daemon(r, namePrefix + "-" + n.incrementAndGet()));
+        return source.newExecutor(namePrefix);
     }
 
-    private static Thread daemon(Runnable r, String name) {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
+    /** The default runtime: the only place in the client that reads the system clock and makes threads. */
+    private static final class SystemRuntime implements ClientRuntime {
+        @Override
+        public long nanoTime() {
+            return System.nanoTime();
+        }
+
+        @Override
+        public ScheduledExecutorService newTimer(String name) {
+            ScheduledThreadPoolExecutor own = new ScheduledThreadPoolExecutor(1, r -> daemon(r, name));
+            own.setRemoveOnCancelPolicy(true);
+            return own;
+        }
+
+        @Override
+        public ExecutorService newExecutor(String name) {
+            AtomicLong n = new AtomicLong();
+            return new ThreadPoolExecutor(
+                    0,
+                    Integer.MAX_VALUE,
+                    60,
+                    TimeUnit.SECONDS,
+                    new SynchronousQueue<>(),
+                    r -> daemon(r, name + "-" + n.incrementAndGet()));
+        }
+
+        private static Thread daemon(Runnable r, String name) {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        }
     }
 }

@@ -1,0 +1,51 @@
+package dev.dlock.spi;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * Where a client's time and threads come from: the clock every deadline and lease validity is read on,
+ * the timer of its watchdog rounds, wait timeouts and lease expiries, and the executors it makes (the
+ * default callback pool, Redlock's connects). Given to {@code LockClient.Builder.runtime}; by default a
+ * client uses the system's monotonic clock, a timer thread of its own and pools of daemon threads.
+ *
+ * <p>A runtime of one's own is for running clients on a simulated clock, as dlock's deterministic
+ * simulation does (a whole client on one thread, time moved by hand, no real sleep), or on threads an
+ * application manages. The transport is separate ({@link TransportFactory}): its I/O threads and command
+ * timeouts are its own. No class of dlock but {@code dev.dlock.internal.util.LockRuntime}, which wraps
+ * this, reads the system clock or makes a thread (an architecture test holds the code to that).
+ *
+ * <p>Implementations must be thread-safe when the client is used from several threads; a runtime for a
+ * single-threaded simulation needs only be as thread-safe as the simulation.
+ */
+public interface ClientRuntime {
+
+    /**
+     * The clock's reading in nanoseconds: monotonic, only differences between readings mean anything,
+     * as {@link System#nanoTime()}.
+     *
+     * @return the reading
+     */
+    long nanoTime();
+
+    /**
+     * Makes the timer of one client, called once when the client is built. The client schedules
+     * one-shot and fixed-delay tasks on it (delays read on {@link #nanoTime()}'s clock) and shuts it
+     * down ({@code shutdownNow}) when it closes: a timer shared by several clients must be handed out as
+     * a separate view per call, whose shutdown cancels only that view's tasks.
+     *
+     * @param name a name for its thread, such as {@code dlock-timer-1f0c2a9b}
+     * @return a new timer, the client's to shut down
+     */
+    ScheduledExecutorService newTimer(String name);
+
+    /**
+     * Makes an executor for work that must not wait behind other work, such as the default callback
+     * pool (when no {@code callbackExecutor} is set) and the connects of Redlock's nodes. The client
+     * shuts it down when it closes.
+     *
+     * @param name a prefix for its threads' names, such as {@code dlock-callback-1f0c2a9b}
+     * @return a new executor, the client's to shut down
+     */
+    ExecutorService newExecutor(String name);
+}

@@ -1,0 +1,168 @@
+package dev.dlock.internal.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
+import dev.dlock.internal.script.Scripts;
+import dev.dlock.internal.testing.FakeTransport;
+import dev.dlock.internal.testing.ManualScheduler;
+import dev.dlock.spi.ClientRuntime;
+import dev.dlock.spi.Transport;
+import dev.dlock.spi.TransportConfig;
+import dev.dlock.spi.TransportFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code LockClient.Builder.runtime}: a client built through the public builder takes its clock, its timer and its
+ * executors from the runtime given, and from nowhere else: a lease's validity runs on the runtime's clock, the
+ * watchdog's round is the runtime's timer's task, callbacks run on the runtime's executor, and close shuts down what
+ * it was given. Nothing here sleeps.
+ */
+final class ClientRuntimeTest {
+    private static final long LEASE_MS = 3_000;
+
+    /** A runtime over one {@link ManualScheduler}, recording what the client asked it to make. */
+    private static final class Recording implements ClientRuntime {
+        final ManualScheduler time = new ManualScheduler();
+        final List<String> timers = new ArrayList<>();
+        final List<DirectExecutor> executors = new ArrayList<>();
+
+        @Override
+        public long nanoTime() {
+            return time.ticker().nanos();
+        }
+
+        @Override
+        public ScheduledExecutorService newTimer(String name) {
+            timers.add(name);
+            return time;
+        }
+
+        @Override
+        public ExecutorService newExecutor(String name) {
+            DirectExecutor e = new DirectExecutor(name);
+            executors.add(e);
+            return e;
+        }
+    }
+
+    /** Runs each task at once, on the caller's thread, counting them. */
+    private static final class DirectExecutor extends AbstractExecutorService {
+        final String name;
+        int ran;
+        boolean shutdown;
+
+        DirectExecutor(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            ran++;
+            task.run();
+        }
+
+        @Override
+        public void shutdown() {
+            shutdown = true;
+        }
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            shutdown = true;
+            return List.of();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) {
+            return shutdown;
+        }
+    }
+
+    private static TransportFactory serving(Transport transport) {
+        return new TransportFactory() {
+            @Override
+            public Transport connect(TransportConfig config) {
+                return transport;
+            }
+        };
+    }
+
+    @Test
+    void aClientOfTheBuilder_runsOnTheGivenRuntimesClockTimerAndExecutor() throws Exception {
+        Recording runtime = new Recording();
+        FakeTransport redis = new FakeTransport();
+        LockClient client = LockClient.builder()
+                .redisUri("redis://simulated")
+                .transport(serving(redis))
+                .leaseTime(Duration.ofMillis(LEASE_MS))
+                .runtime(runtime)
+                .build();
+        assertThat(runtime.timers).hasSize(1).allSatisfy(n -> assertThat(n).startsWith("dlock-timer-"));
+        assertThat(runtime.executors)
+                .as("the default callback pool")
+                .singleElement()
+                .satisfies(e -> assertThat(e.name).startsWith("dlock-callback-"));
+
+        CompletableFuture<Lease> acquire = client.lock("job").acquireAsync(Duration.ZERO);
+        FakeTransport.Call call = redis.next();
+        assertThat(call.script()).isSameAs(Scripts.ACQUIRE);
+        call.reply().complete(7L);
+        Lease lease = acquire.get(5, TimeUnit.SECONDS);
+        assertThat(runtime.executors.get(0).ran)
+                .as("the acquire completed on the runtime's executor")
+                .isPositive();
+
+        long before = lease.remaining().toMillis();
+        runtime.time.advance(900); // less than a watchdog round (1 s): only the clock moves
+        assertThat(before - lease.remaining().toMillis())
+                .as("validity read on the runtime's clock")
+                .isEqualTo(900);
+        assertThat(redis.poll(0)).as("no renewal before the round").isNull();
+        runtime.time.advance(100);
+        assertThat(redis.poll(0))
+                .as("the watchdog's round ran on the runtime's timer")
+                .isNotNull()
+                .satisfies(renewal -> assertThat(renewal.script()).isNotSameAs(Scripts.ACQUIRE));
+
+        redis.answerEverything();
+        client.close();
+        assertThat(runtime.time.isShutdown())
+                .as("the timer it was given, shut down at close")
+                .isTrue();
+        assertThat(runtime.executors.get(0).shutdown).isTrue();
+    }
+
+    @Test
+    void withoutARuntime_aClientHasTheSystemsClockAndThreads() {
+        FakeTransport redis = new FakeTransport();
+        try (LockClient client = LockClient.builder()
+                .redisUri("redis://simulated")
+                .transport(serving(redis))
+                .build()) {
+            assertThat(Thread.getAllStackTraces().keySet())
+                    .as("a timer thread of its own")
+                    .anySatisfy(t -> assertThat(t.getName()).startsWith("dlock-timer-"));
+            redis.answerEverything();
+        }
+    }
+}
