@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -190,7 +191,8 @@ final class ArchitectureTest {
                 String name = call.getName();
                 if ((owner.equals(System.class.getName())
                                 && (name.equals("nanoTime") || name.equals("currentTimeMillis")))
-                        || owner.equals(java.util.concurrent.Executors.class.getName())) {
+                        || owner.equals(java.util.concurrent.Executors.class.getName())
+                        || (owner.equals(CompletableFuture.class.getName()) && onJdkTimeOrPool(call))) {
                     violations.add(call.getDescription());
                 }
             });
@@ -207,6 +209,21 @@ final class ArchitectureTest {
         assertThat(violations)
                 .as("internal classes that read the system clock or make threads outside LockRuntime")
                 .isEmpty();
+    }
+
+    /**
+     * A {@code CompletableFuture} call that runs on the JDK's own timer or common pool: a timeout ({@code orTimeout},
+     * {@code completeOnTimeout}, {@code delayedExecutor}) or an {@code ...Async} stage without an executor.
+     */
+    private static boolean onJdkTimeOrPool(com.tngtech.archunit.core.domain.JavaMethodCall call) {
+        String name = call.getName();
+        if (name.equals("orTimeout") || name.equals("completeOnTimeout") || name.equals("delayedExecutor")) {
+            return true;
+        }
+        List<com.tngtech.archunit.core.domain.JavaClass> params =
+                call.getTarget().getRawParameterTypes();
+        return name.endsWith("Async")
+                && params.stream().noneMatch(p -> p.isAssignableTo(java.util.concurrent.Executor.class));
     }
 
     /** The internal package's short name ({@code mutex} for {@code dev.dlock.internal.mutex}), or null. */

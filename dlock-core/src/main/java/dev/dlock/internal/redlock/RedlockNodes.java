@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
@@ -37,6 +36,7 @@ final class RedlockNodes implements AutoCloseable {
     private final String maskedUris;
     private final Duration commandTimeout;
     private final ExecutorService connector;
+    private final LockRuntime runtime;
     private volatile boolean closed;
 
     /** One master: its options (URI, transport factory), its transport once connected, its script runner. */
@@ -106,6 +106,7 @@ final class RedlockNodes implements AutoCloseable {
         }
         this.maskedUris = String.join(",", masked);
         this.connector = runtime.newPool("dlock-redlock-connect");
+        this.runtime = runtime;
     }
 
     /**
@@ -253,11 +254,10 @@ final class RedlockNodes implements AutoCloseable {
             ScriptRunner runner = node.runner;
             CompletableFuture<Object> reply;
             if (runner == null) { // unreachable so far: this round waits for a reconnect, within its timeout
-                reply = reconnect(node)
-                        .thenCompose(r -> r.eval(script, keys, args))
-                        .orTimeout(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
+                reply = runtime.within(
+                        reconnect(node).thenCompose(r -> r.eval(script, keys, args)), commandTimeout.toMillis());
             } else {
-                reply = runner.eval(script, keys, args).orTimeout(commandTimeout.toMillis(), TimeUnit.MILLISECONDS);
+                reply = runtime.within(runner.eval(script, keys, args), commandTimeout.toMillis());
             }
             reply.whenComplete((value, error) -> {
                 Object entry = error == null ? value : translate(node, error, key);

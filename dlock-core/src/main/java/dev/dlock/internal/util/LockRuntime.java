@@ -1,12 +1,16 @@
 package dev.dlock.internal.util;
 
 import dev.dlock.spi.ClientRuntime;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -92,6 +96,32 @@ public final class LockRuntime {
      */
     public ExecutorService newPool(String namePrefix) {
         return source.newExecutor(namePrefix);
+    }
+
+    /**
+     * Fails {@code future} with a {@link TimeoutException} if it has not completed {@code millis} from now on the
+     * client's clock: {@code CompletableFuture.orTimeout} on the client's timer, not on the JDK's own timer thread and
+     * the system's clock. On a timer shut down (a closed client) the future keeps no deadline of its own; the
+     * transport's command timeout still bounds it.
+     *
+     * @param future the future
+     * @param millis the time it has
+     * @return {@code future}
+     */
+    public <T> CompletableFuture<T> within(CompletableFuture<T> future, long millis) {
+        if (future.isDone()) {
+            return future;
+        }
+        try {
+            ScheduledFuture<?> deadline = timer.schedule(
+                    () -> future.completeExceptionally(new TimeoutException("no answer within " + millis + " ms")),
+                    millis,
+                    TimeUnit.MILLISECONDS);
+            future.whenComplete((value, error) -> deadline.cancel(false));
+        } catch (RejectedExecutionException e) {
+            // closed: the transport's own timeout ends the wait
+        }
+        return future;
     }
 
     /** The default runtime: the only place in the client that reads the system clock and makes threads. */

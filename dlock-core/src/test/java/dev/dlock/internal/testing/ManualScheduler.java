@@ -47,7 +47,7 @@ public final class ManualScheduler extends AbstractExecutorService implements Sc
     }
 
     /** The tasks waiting, for assertions. */
-    synchronized int pending() {
+    public synchronized int pending() {
         return (int) tasks.stream().filter(t -> !t.isCancelled()).count();
     }
 
