@@ -5,6 +5,7 @@ import dev.dlock.internal.options.Settings;
 import dev.dlock.spi.ClientRuntime;
 import dev.dlock.spi.TransportFactory;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
 /**
@@ -171,6 +172,18 @@ public interface LockClient extends AutoCloseable {
      */
     @Override
     void close();
+
+    /**
+     * Closes like {@link #close()} without waiting: the releases of every lease this client still
+     * holds are sent before this returns (new acquires are refused from then on), and the future
+     * completes, on the callback executor, once Redis answered them, or about one command timeout
+     * later, and the client's timer and connections are stopped. Releases not confirmed in time are
+     * logged; their locks expire at the end of their lease time. Idempotent: every call, and {@code
+     * close()}, close the client once; each call returns the same future.
+     *
+     * @return a future that completes with null once the client is closed; never exceptionally
+     */
+    CompletableFuture<Void> closeAsync();
 
     /**
      * Options for a {@link LockClient}; {@link #build()} validates them all, before any I/O, and

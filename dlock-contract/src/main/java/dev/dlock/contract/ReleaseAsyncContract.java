@@ -2,6 +2,7 @@ package dev.dlock.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
@@ -26,7 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code Lease.releaseAsync()} over every {@link LockKind}: it releases as {@code release()} does (a waiting
  * contender gets in with larger tokens), its future completes on the client's callback executor and never on the
  * transport's threads, a lease whose keys were purged fails it with the loss, reported once, and a second call
- * returns a completed future.
+ * returns a completed future; {@code LockClient.closeAsync()} releases what the client holds without waiting.
  */
 public abstract class ReleaseAsyncContract extends TransportContract {
 
@@ -138,5 +139,24 @@ public abstract class ReleaseAsyncContract extends TransportContract {
         assertThat(held.releaseAsync().isCompletedExceptionally()).isFalse();
         assertThatCode(held::release).doesNotThrowAnyException();
         assertThat(kind.holder(b, n).tryAcquire(Duration.ZERO)).as("free").hasValueSatisfying(Lease::release);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(LockKind.class)
+    void closeAsync_releasesWhatTheClientHolds_andRefusesNewWork(LockKind kind) throws Exception {
+        String n = name(kind, "close-async");
+        LockClient closing = builder(redis.uri()).leaseTime(LEASE).build();
+        Lease held = kind.holder(closing, n).acquire();
+        CompletableFuture<Lease> waiting =
+                kind.contenders(b, n).get(0).acquireAsync(Timing.scaled(Duration.ofSeconds(30)));
+
+        CompletableFuture<Void> closed = closing.closeAsync();
+        assertThat(closing.closeAsync()).as("the same close").isSameAs(closed);
+        Lease got = waiting.get(scaledMillis(5000), TimeUnit.MILLISECONDS);
+        assertThat(closed).succeedsWithin(Timing.scaled(Duration.ofSeconds(5)));
+        assertThat(held.isValid()).isFalse();
+        assertThatThrownBy(() -> kind.holder(closing, n)).isInstanceOf(IllegalStateException.class);
+        assertThatCode(closing::close).as("close after closeAsync").doesNotThrowAnyException();
+        got.release();
     }
 }

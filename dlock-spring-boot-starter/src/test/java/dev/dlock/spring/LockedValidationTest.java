@@ -191,5 +191,10 @@ final class LockedValidationTest {
 
         @Override
         public void close() {}
+
+        @Override
+        public java.util.concurrent.CompletableFuture<Void> closeAsync() {
+            return java.util.concurrent.CompletableFuture.completedFuture(null);
+        }
     }
 }

@@ -20,8 +20,8 @@ import dev.dlock.internal.script.ScriptRunner;
 import dev.dlock.internal.script.SemaphoreKeys;
 import dev.dlock.internal.script.ServerChecks;
 import dev.dlock.internal.util.Args;
-import dev.dlock.internal.util.Await;
 import dev.dlock.internal.util.Callbacks;
+import dev.dlock.internal.util.ClientClose;
 import dev.dlock.internal.util.Controls;
 import dev.dlock.internal.util.Events;
 import dev.dlock.internal.util.LeaseTime;
@@ -72,6 +72,7 @@ public final class RedisLockClient implements LockClient {
     private final ThreadHolds holds = new ThreadHolds(); // of every kind: mutex, read-write views, multi-locks
     private final boolean multiLostPart; // the negative control Controls.Control.MULTI_LOST_PART
     private final LockAdmin admin;
+    private final ClientClose closing;
 
     /**
      * @param tickerOrNull a clock of a unit test's, with {@code timerOrNull}; null for the options' runtime
@@ -122,6 +123,8 @@ public final class RedisLockClient implements LockClient {
                 controls.has(Controls.Control.STALE_GRANT));
         this.gates = new NameRelays(acquirer, lifecycle, controls.expiredHandoff(), events);
         this.admin = new RedisLockAdmin(scripts, keyPrefix, maxNameLength, lifecycle);
+        this.closing = new ClientClose(
+                runtime, callbacks, commandTimeout.toMillis() + 1000, "dlock client " + owners.clientId());
         long interval = Math.max(1, leaseMillis / 3);
         scheduler.scheduleWithFixedDelay(this::watchdogTick, interval, interval, TimeUnit.MILLISECONDS);
     }
@@ -242,11 +245,19 @@ public final class RedisLockClient implements LockClient {
 
     @Override
     public void close() {
-        if (!lifecycle.close()) {
-            return;
-        }
+        closing.close(this::beginClose, this::endClose);
+    }
+
+    @Override
+    public CompletableFuture<Void> closeAsync() {
+        return closing.closeAsync(this::beginClose, this::endClose);
+    }
+
+    /** Refuses new work and starts the releases of every hold and queued wait. */
+    private List<CompletableFuture<?>> beginClose() {
+        lifecycle.close();
         gates.close();
-        List<CompletableFuture<Boolean>> releases = new ArrayList<>();
+        List<CompletableFuture<?>> releases = new ArrayList<>();
         for (AbortableWait waiting : acquirer.waitRoom.acquisitions()) {
             releases.add(waiting.abortForClose());
         }
@@ -255,20 +266,10 @@ public final class RedisLockClient implements LockClient {
             releases.add(lease.kind().releaseInRedis(lease));
         }
         holds.clear();
-        Await.reply(
-                CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0])),
-                commandTimeout.toMillis() + 1000,
-                e -> {
-                    if (!(e instanceof InterruptedException)) {
-                        Log.LOG.log(
-                                System.Logger.Level.WARNING,
-                                "dlock client {0} closed before Redis confirmed every release ({1}); the locks not"
-                                        + " released expire at the end of their lease time",
-                                owners.clientId(),
-                                e.toString());
-                    }
-                    return null;
-                });
+        return releases;
+    }
+
+    private void endClose() {
         scheduler.shutdownNow();
         callbacks.shutdown(); // callbacks already handed to it still run
         transport.close();

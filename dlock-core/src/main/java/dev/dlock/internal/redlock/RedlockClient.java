@@ -9,8 +9,8 @@ import dev.dlock.internal.multi.MultiLock;
 import dev.dlock.internal.options.ClientOptions;
 import dev.dlock.internal.options.RedlockOptions;
 import dev.dlock.internal.util.Args;
-import dev.dlock.internal.util.Await;
 import dev.dlock.internal.util.Callbacks;
+import dev.dlock.internal.util.ClientClose;
 import dev.dlock.internal.util.Controls;
 import dev.dlock.internal.util.Events;
 import dev.dlock.internal.util.Lifecycle;
@@ -39,6 +39,7 @@ public final class RedlockClient implements LockClient {
     private final String keyPrefix;
     private final int maxNameLength;
     private final ThreadHolds holds = new ThreadHolds(); // of its locks and its multi-locks
+    private final ClientClose closing;
 
     private RedlockClient(RedlockNodes nodes, ClientOptions options, Owners owners, LockRuntime runtime) {
         Lifecycle lifecycle = new Lifecycle(nodes.maskedUris());
@@ -69,6 +70,11 @@ public final class RedlockClient implements LockClient {
         this.maxNameLength = options.maxNameLength();
         this.admin = new RedlockAdmin(ctx, keyPrefix, maxNameLength);
         long interval = Math.max(1, ctx.leaseMillis() / 3);
+        this.closing = new ClientClose(
+                runtime,
+                ctx.callbacks(),
+                nodes.commandTimeout().toMillis() + 1000,
+                "dlock Redlock client " + owners.clientId());
         timer.scheduleWithFixedDelay(this::watchdogTick, interval, interval, TimeUnit.MILLISECONDS);
     }
 
@@ -187,9 +193,17 @@ public final class RedlockClient implements LockClient {
 
     @Override
     public void close() {
-        if (!ctx.lifecycle().close()) {
-            return;
-        }
+        closing.close(this::beginClose, this::endClose);
+    }
+
+    @Override
+    public CompletableFuture<Void> closeAsync() {
+        return closing.closeAsync(this::beginClose, this::endClose);
+    }
+
+    /** Refuses new work, gives up the waits and starts the releases of every hold. */
+    private List<CompletableFuture<?>> beginClose() {
+        ctx.lifecycle().close();
         for (CompletableFuture<?> wait : ctx.waits()) {
             wait.cancel(false);
         }
@@ -198,20 +212,10 @@ public final class RedlockClient implements LockClient {
             releases.add(lease.releaseForClose());
         }
         holds.clear();
-        Await.reply(
-                CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0])),
-                ctx.nodes().commandTimeout().toMillis() + 1000,
-                e -> {
-                    if (!(e instanceof InterruptedException)) {
-                        Log.LOG.log(
-                                System.Logger.Level.WARNING,
-                                "dlock Redlock client {0} closed before every node confirmed every release ({1}); the"
-                                        + " locks not released expire at the end of their lease time",
-                                clientId(),
-                                e.toString());
-                    }
-                    return null;
-                });
+        return releases;
+    }
+
+    private void endClose() {
         ctx.timer().shutdownNow();
         ctx.callbacks().shutdown();
         ctx.nodes().close();

@@ -152,6 +152,56 @@ final class ClientRuntimeTest {
         assertThat(runtime.executors.get(0).shutdown).isTrue();
     }
 
+    private LockClient clientOn(Recording runtime, FakeTransport redis) {
+        return LockClient.builder()
+                .redisUri("redis://simulated")
+                .transport(serving(redis))
+                .leaseTime(Duration.ofMillis(LEASE_MS))
+                .commandTimeout(Duration.ofSeconds(2))
+                .runtime(runtime)
+                .build();
+    }
+
+    private static Lease take(LockClient client, FakeTransport redis, String name, long token) throws Exception {
+        CompletableFuture<Lease> acquire = client.lock(name).acquireAsync(Duration.ZERO);
+        redis.next().reply().complete(token);
+        return acquire.get(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void closeAsync_sendsTheReleases_andCompletesWhenTheyAreAnswered_withoutBlocking() throws Exception {
+        Recording runtime = new Recording();
+        FakeTransport redis = new FakeTransport();
+        LockClient client = clientOn(runtime, redis);
+        Lease lease = take(client, redis, "job", 7);
+
+        CompletableFuture<Void> closed = client.closeAsync();
+        FakeTransport.Call release = redis.poll(0);
+        assertThat(release).as("the release, sent at once").isNotNull();
+        assertThat(closed).isNotDone();
+        assertThat(client.closeAsync()).as("the same close").isSameAs(closed);
+        assertThat(lease.isValid()).isFalse();
+        release.reply().complete(1L);
+        assertThat(closed).isCompleted();
+        assertThat(runtime.time.isShutdown()).isTrue();
+    }
+
+    @Test
+    void closeAsync_withoutAnAnswer_endsTheClientAfterTheBound_onTheRuntimesClock() throws Exception {
+        Recording runtime = new Recording();
+        FakeTransport redis = new FakeTransport();
+        LockClient client = clientOn(runtime, redis);
+        take(client, redis, "job", 7);
+
+        CompletableFuture<Void> closed = client.closeAsync();
+        assertThat(redis.poll(0)).as("the release, never answered").isNotNull();
+        runtime.time.advance(2999); // command timeout 2 s + 1 s
+        assertThat(closed).isNotDone();
+        runtime.time.advance(1);
+        assertThat(closed).isCompleted();
+        assertThat(runtime.time.isShutdown()).isTrue();
+    }
+
     @Test
     void withoutARuntime_aClientHasTheSystemsClockAndThreads() {
         FakeTransport redis = new FakeTransport();
