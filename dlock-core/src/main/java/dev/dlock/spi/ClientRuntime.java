@@ -1,5 +1,6 @@
 package dev.dlock.spi;
 
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -48,4 +49,14 @@ public interface ClientRuntime {
      * @return a new executor, the client's to shut down
      */
     ExecutorService newExecutor(String name);
+
+    /**
+     * Makes the id of a new client, the prefix of every owner id it writes to Redis: unique among the clients of one
+     * Redis. By default a random UUID; a simulation gives ids drawn from its seed, so that one seed repeats one run.
+     *
+     * @return a new client id: 8 to 36 letters, digits and {@code -}
+     */
+    default String newClientId() {
+        return UUID.randomUUID().toString();
+    }
 }

@@ -62,7 +62,7 @@ public final class RedisLockClient implements LockClient {
     private final LockRuntime runtime; // its clock, timer and pools
     private final ScheduledExecutorService scheduler;
     private final Lifecycle lifecycle;
-    private final Owners owners = new Owners();
+    private final Owners owners;
     private final ScriptRunner scripts;
     private final Callbacks callbacks;
     private final Watchdog watchdog;
@@ -78,7 +78,11 @@ public final class RedisLockClient implements LockClient {
      * @param tickerOrNull a clock of a unit test's, with {@code timerOrNull}; null for the options' runtime
      */
     private RedisLockClient(
-            Transport transport, ClientOptions options, Ticker tickerOrNull, ScheduledExecutorService timerOrNull) {
+            Transport transport,
+            ClientOptions options,
+            Owners owners,
+            Ticker tickerOrNull,
+            ScheduledExecutorService timerOrNull) {
         this.transport = transport;
         this.maskedUri = options.maskedUri();
         this.keyPrefix = options.keyPrefix();
@@ -86,6 +90,7 @@ public final class RedisLockClient implements LockClient {
         this.leaseMillis = options.leaseTime().toMillis();
         this.commandTimeout = options.commandTimeout();
         this.lifecycle = new Lifecycle(maskedUri);
+        this.owners = owners;
         String timerName = "dlock-timer-" + owners.clientId().substring(0, 8);
         this.runtime = tickerOrNull == null
                 ? LockRuntime.of(options.runtime(), timerName)
@@ -138,6 +143,7 @@ public final class RedisLockClient implements LockClient {
      * @throws dev.dlock.LockAuthenticationException if Redis refuses the credentials
      */
     public static LockClient connect(ClientOptions options) {
+        Owners owners = new Owners(options.runtime().newClientId()); // checked before any I/O
         Transport transport = options.transport()
                 .connect(new TransportConfig(options.uri(), options.commandTimeout(), options.clientName()));
         if (options.replicaAck() != null && !transport.waitsForReplicas()) {
@@ -145,7 +151,7 @@ public final class RedisLockClient implements LockClient {
             throw new IllegalArgumentException("replicaAcks needs a transport that can wait for replicas; "
                     + transport.getClass().getName() + " cannot (" + options.maskedUri() + ")");
         }
-        RedisLockClient client = new RedisLockClient(transport, options, null, null);
+        RedisLockClient client = new RedisLockClient(transport, options, owners, null, null);
         ServerChecks.warnOnEviction(client.scripts, client.lifecycle, options.maskedUri());
         return client;
     }
@@ -186,7 +192,7 @@ public final class RedisLockClient implements LockClient {
                 Controls.NONE,
                 List.of(listeners),
                 replicaAck);
-        return new RedisLockClient(transport, options, ticker, scheduler);
+        return new RedisLockClient(transport, options, new Owners(LockRuntime.SYSTEM.newClientId()), ticker, scheduler);
     }
 
     /** A client on a given transport and clock, with its own timer thread. */

@@ -88,7 +88,7 @@ public final class RedlockClient implements LockClient {
      * @throws dev.dlock.LockAuthenticationException if a node refuses the credentials
      */
     public static LockClient connect(RedlockOptions options) {
-        Owners owners = new Owners();
+        Owners owners = new Owners(options.nodes().get(0).runtime().newClientId());
         return connect(
                 options,
                 owners,
@@ -99,7 +99,7 @@ public final class RedlockClient implements LockClient {
 
     /** As {@link #connect(RedlockOptions)}, on the given clock (tests). */
     static RedlockClient connect(RedlockOptions options, Ticker ticker) {
-        Owners owners = new Owners();
+        Owners owners = new Owners(LockRuntime.SYSTEM.newClientId());
         return connect(
                 options,
                 owners,

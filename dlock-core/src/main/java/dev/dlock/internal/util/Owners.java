@@ -1,6 +1,5 @@
 package dev.dlock.internal.util;
 
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -9,11 +8,25 @@ import java.util.concurrent.atomic.AtomicLong;
  * Thread-safe.
  */
 public final class Owners {
-    private final String clientId = UUID.randomUUID().toString();
+    private final String clientId;
     private final AtomicLong leaseIds = new AtomicLong();
     private final AtomicLong waitIds = new AtomicLong();
     private final ThreadLocal<String> threadOwner = ThreadLocal.withInitial(
-            () -> clientId + ":thread-" + Thread.currentThread().getId());
+            () -> clientId() + ":thread-" + Thread.currentThread().getId());
+
+    /**
+     * The ids of a client whose id is {@code clientId}.
+     *
+     * @param clientId the client's id ({@code ClientRuntime.newClientId()}: a random UUID by default)
+     * @throws IllegalArgumentException if it is not 8 to 36 letters, digits and {@code -}
+     */
+    public Owners(String clientId) {
+        if (clientId == null || !clientId.matches("[A-Za-z0-9-]{8,36}")) {
+            throw new IllegalArgumentException(
+                    "ClientRuntime.newClientId() must make 8 to 36 letters, digits and '-', made " + clientId);
+        }
+        this.clientId = clientId;
+    }
 
     public String clientId() {
         return clientId;

@@ -1,6 +1,7 @@
 package dev.dlock.internal.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
@@ -31,7 +32,7 @@ final class ClientRuntimeTest {
     private static final long LEASE_MS = 3_000;
 
     /** A runtime over one {@link ManualScheduler}, recording what the client asked it to make. */
-    private static final class Recording implements ClientRuntime {
+    private static class Recording implements ClientRuntime {
         final ManualScheduler time = new ManualScheduler();
         final List<String> timers = new ArrayList<>();
         final List<DirectExecutor> executors = new ArrayList<>();
@@ -200,6 +201,42 @@ final class ClientRuntimeTest {
         runtime.time.advance(1);
         assertThat(closed).isCompleted();
         assertThat(runtime.time.isShutdown()).isTrue();
+    }
+
+    @Test
+    void theRuntimeMakesTheClientId_andABadOne_isRefusedBeforeAnyIo() {
+        Recording runtime = new Recording() {
+            @Override
+            public String newClientId() {
+                return "sim-0000-0001";
+            }
+        };
+        FakeTransport redis = new FakeTransport();
+        try (LockClient client = clientOn(runtime, redis)) {
+            assertThat(client.clientId()).isEqualTo("sim-0000-0001");
+            redis.answerEverything();
+        }
+        Recording bad = new Recording() {
+            @Override
+            public String newClientId() {
+                return "a:b";
+            }
+        };
+        int[] connects = {0};
+        assertThatThrownBy(() -> LockClient.builder()
+                        .redisUri("redis://simulated")
+                        .transport(new TransportFactory() {
+                            @Override
+                            public Transport connect(TransportConfig config) {
+                                connects[0]++;
+                                return redis;
+                            }
+                        })
+                        .runtime(bad)
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("newClientId()");
+        assertThat(connects[0]).as("no connection made").isZero();
     }
 
     @Test
