@@ -28,6 +28,9 @@ final class Commands {
     }
 
     private final Keyspace keys;
+    /** 0; a test sets it to break PTTL on purpose ({@link SimRedis#breakPttlForTest}). */
+    long pttlSkew;
+
     private final CollectionCommands collections;
     private final SimRedis server;
 
@@ -104,7 +107,7 @@ final class Commands {
                     return -2L;
                 }
                 long when = keys.expiry(a[1]);
-                return when < 0 ? -1L : Math.max(0, when - keys.now());
+                return when < 0 ? -1L : Math.max(0, when - keys.now()) + pttlSkew;
             }
             case "PEXPIRE":
                 return pexpire(a);

@@ -252,6 +252,11 @@ public final class SimRedis {
         }
     }
 
+    /** A negative control for the differential test's own test: PTTL answers {@code skewMs} more than it should. */
+    void breakPttlForTest(long skewMs) {
+        commands.pttlSkew = skewMs;
+    }
+
     int publish(String channel, String message, boolean sharded) {
         LinkedHashSet<PubSubConnection> subscribers = (sharded ? shardChannels : channels).get(channel);
         if (subscribers == null) {

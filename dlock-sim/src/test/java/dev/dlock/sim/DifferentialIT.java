@@ -1,0 +1,168 @@
+package dev.dlock.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dlock.spi.RedisReplyException;
+import dev.dlock.testkit.RedisErrorReply;
+import dev.dlock.testkit.RedisServer;
+import dev.dlock.testkit.RespConnection;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The simulated Redis against a real {@code redis-server} (started by the testkit on a free port): seeded sequences of
+ * random key states, every dlock script with plausible arguments and plain commands, the same on both, every reply and
+ * the keyspace after every step compared ({@link Differential} says how, with its time tolerance).
+ *
+ * <p>Each run prints its base seed; {@code -Ddlock.sim.seed=N} replays the one sequence of seed N (printed on a
+ * mismatch), {@code -Ddlock.sim.sequences=N} sets how many sequences run (default 40).
+ */
+final class DifferentialIT {
+    private static final int STEPS = 25;
+    private static RedisServer server;
+    private static RespConnection connection;
+
+    @BeforeAll
+    static void start() throws IOException {
+        server = RedisServer.builder().start();
+        connection = RespConnection.open(server.host(), server.port(), null, Duration.ofSeconds(10));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (connection != null) {
+            connection.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void simulatedRedis_answersAsTheRealOne() throws InterruptedException {
+        String replay = System.getProperty("dlock.sim.seed");
+        int sequences = Integer.getInteger("dlock.sim.sequences", 40);
+        long base = replay != null ? Long.parseLong(replay) : new Random().nextLong();
+        System.out.println("DifferentialIT base seed " + base + (replay != null ? " (replay of one sequence)" : ""));
+        long started = System.nanoTime();
+        long steps = 0;
+        for (int i = 0; i < (replay != null ? 1 : sequences); i++) {
+            long seed = base + i;
+            SimRedis sim = new SimRedis(System::currentTimeMillis);
+            Differential run = new Differential(DifferentialIT::real, simSide(sim));
+            String mismatch = sequence(run, seed);
+            steps += run.steps();
+            if (Boolean.getBoolean("dlock.sim.printLog")) {
+                System.out.println(run.log());
+            }
+            assertThat(mismatch)
+                    .as("sequence of seed %d (replay: -Ddlock.sim.seed=%d); its steps:%n%s", seed, seed, run.log())
+                    .isNull();
+        }
+        System.out.printf(
+                "DifferentialIT: %d sequences, %d compared steps, %.1f s%n",
+                replay != null ? 1 : sequences, steps, (System.nanoTime() - started) / 1e9);
+    }
+
+    @Test
+    void differentialRun_bites_whenOneCommandIsBroken() throws InterruptedException {
+        long base = new Random().nextLong();
+        String mismatch = null;
+        for (int i = 0; i < 20 && mismatch == null; i++) {
+            SimRedis sim = new SimRedis(System::currentTimeMillis);
+            sim.breakPttlForTest(1_000); // the control: PTTL answers a second more than it should
+            mismatch = sequence(new Differential(DifferentialIT::real, simSide(sim)), base + i);
+        }
+        System.out.println("DifferentialIT control (PTTL + 1 s) found: " + mismatch);
+        assertThat(mismatch).isNotNull().contains("PTTL");
+    }
+
+    /** One sequence: a fresh keyspace in a random state, then random steps; the first mismatch, or null. */
+    static String sequence(Differential run, long seed) throws InterruptedException {
+        Random random = new Random(seed);
+        Workload workload = new Workload(random, CATALOG);
+        String mismatch = run.step("FLUSHALL", Differential.Order.AS_IS, "FLUSHALL");
+        for (String[] command : workload.setup(System.currentTimeMillis())) {
+            if (mismatch == null) {
+                mismatch = run.step(String.join(" ", command), Differential.Order.AS_IS, command);
+            }
+        }
+        for (int s = 0; s < STEPS && mismatch == null; s++) {
+            mismatch = run.compareKeyspace();
+            if (mismatch != null) {
+                break;
+            }
+            run.awaitNoNearInstant();
+            if (random.nextInt(100) < 6) {
+                Thread.sleep(100 + random.nextInt(300)); // lets short TTLs and entries run out on both servers
+            }
+            String[] next = workload.next();
+            String[] argv = Arrays.copyOfRange(next, 1, next.length);
+            Differential.Order order =
+                    next[0].startsWith("admin-scan") ? Differential.Order.SORTED_AFTER_FIRST : Differential.Order.AS_IS;
+            mismatch = run.step(next[0], order, argv);
+        }
+        return mismatch != null ? mismatch : run.compareKeyspace();
+    }
+
+    private static final ScriptCatalog CATALOG = new ScriptCatalog();
+
+    private static Object real(String... argv) {
+        try {
+            return normalizeReal(connection.call(argv));
+        } catch (RedisErrorReply e) {
+            return new Differential.Err(e.getMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Object normalizeReal(Object reply) {
+        if (reply instanceof RedisErrorReply e) {
+            return new Differential.Err(e.getMessage());
+        }
+        if (reply instanceof List<?> list) {
+            List<Object> out = new ArrayList<>();
+            for (Object o : list) {
+                out.add(normalizeReal(o));
+            }
+            return out;
+        }
+        return reply;
+    }
+
+    static Differential.Side simSide(SimRedis sim) {
+        return argv -> {
+            try {
+                return normalizeSim(sim.call(argv));
+            } catch (RedisReplyException e) {
+                return new Differential.Err(e.getMessage());
+            }
+        };
+    }
+
+    private static Object normalizeSim(Object reply) {
+        if (reply instanceof RedisReplyException e) {
+            return new Differential.Err(e.getMessage());
+        }
+        if (reply instanceof StatusReply s) {
+            return s.text();
+        }
+        if (reply instanceof List<?> list) {
+            List<Object> out = new ArrayList<>();
+            for (Object o : list) {
+                out.add(normalizeSim(o));
+            }
+            return out;
+        }
+        return reply;
+    }
+}
