@@ -30,6 +30,8 @@ final class Commands {
     private final Keyspace keys;
     /** 0; a test sets it to break PTTL on purpose ({@link SimRedis#breakPttlForTest}). */
     long pttlSkew;
+    /** Commands run, from clients and scripts: for the throughput measurement. */
+    long executed;
 
     private final CollectionCommands collections;
     private final SimRedis server;
@@ -48,6 +50,7 @@ final class Commands {
      * @return the reply: Long, String (bulk), {@link StatusReply}, List, null (nil) or an {@link ErrorReply}
      */
     Object execute(String[] argv, boolean fromScript) {
+        executed++;
         String name = argv[0].toUpperCase(Locale.ROOT);
         Integer arity = ARITY.get(name);
         if (arity == null) {

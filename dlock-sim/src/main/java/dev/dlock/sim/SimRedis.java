@@ -252,6 +252,11 @@ public final class SimRedis {
         }
     }
 
+    /** How many commands ran, sent by clients or called by scripts. */
+    long commandCount() {
+        return commands.executed;
+    }
+
     /** A negative control for the differential test's own test: PTTL answers {@code skewMs} more than it should. */
     void breakPttlForTest(long skewMs) {
         commands.pttlSkew = skewMs;

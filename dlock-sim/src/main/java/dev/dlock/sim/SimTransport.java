@@ -88,10 +88,25 @@ public final class SimTransport implements Transport {
                         f.completeExceptionally(e);
                     }
                 } else {
-                    f.complete(answer instanceof StatusReply s ? s.text() : answer);
+                    f.complete(shaped(answer));
                 }
             });
         });
+    }
+
+    /** Status strings as plain strings, at any depth, as a RESP2 client decodes them. */
+    private static Object shaped(Object reply) {
+        if (reply instanceof StatusReply s) {
+            return s.text();
+        }
+        if (reply instanceof java.util.List<?> list) {
+            java.util.List<Object> out = new java.util.ArrayList<>(list.size());
+            for (Object o : list) {
+                out.add(shaped(o));
+            }
+            return out;
+        }
+        return reply;
     }
 
     @Override
