@@ -22,6 +22,9 @@ import java.util.regex.Pattern;
  * depends on which side of an expiry each server landed, a step waits until no instant the keyspace holds (a key's
  * expiry, or an ms timestamp in a value: a queue entry's or a holder's expiry) lies within {@link #GUARD_MS} of now.
  *
+ * <p>Messages: a subscriber on each side listens on the wake-up channels of every client of the workload (classic and
+ * sharded); after each step, the messages each received, in order, must agree (their numbers as above).
+ *
  * <p>Orders: hash fields are compared in order (a small Redis hash keeps insertion order, as the sim's does) unless
  * the hash is big (more than 128 fields or a field or value over 64 bytes: Redis then uses a hash table), when they
  * are compared as a map; sorted sets in order; {@code KEYS} and {@code SCAN} results (hash-table order in Redis) as
@@ -68,12 +71,21 @@ final class Differential {
 
     private final Side real;
     private final Side sim;
+    private final Messages realMessages;
+    private final Messages simMessages;
     private final StringBuilder log = new StringBuilder();
     private long steps;
 
-    Differential(Side real, Side sim) {
+    /** The pub/sub messages a side's subscriber received since the last call. */
+    interface Messages {
+        List<String> drain();
+    }
+
+    Differential(Side real, Side sim, Messages realMessages, Messages simMessages) {
         this.real = real;
         this.sim = sim;
+        this.realMessages = realMessages;
+        this.simMessages = simMessages;
     }
 
     long steps() {
@@ -102,6 +114,14 @@ final class Differential {
                 .append('\n');
         if (!same(r, s)) {
             return "step " + steps + " " + what + ": real " + r + " but sim " + s;
+        }
+        List<String> rm = realMessages.drain();
+        List<String> sm = simMessages.drain();
+        if (!rm.isEmpty()) {
+            log.append("  published ").append(rm).append('\n');
+        }
+        if (!same(rm, sm)) {
+            return "step " + steps + " " + what + ": real published " + rm + " but sim " + sm;
         }
         return null;
     }

@@ -29,15 +29,20 @@ final class DifferentialIT {
     private static final int STEPS = 25;
     private static RedisServer server;
     private static RespConnection connection;
+    private static RealSubscriber subscriber;
 
     @BeforeAll
     static void start() throws IOException {
         server = RedisServer.builder().start();
         connection = RespConnection.open(server.host(), server.port(), null, Duration.ofSeconds(10));
+        subscriber = new RealSubscriber(server.host(), server.port(), Workload.wakeChannels());
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws IOException {
+        if (subscriber != null) {
+            subscriber.close();
+        }
         if (connection != null) {
             connection.close();
         }
@@ -57,7 +62,7 @@ final class DifferentialIT {
         for (int i = 0; i < (replay != null ? 1 : sequences); i++) {
             long seed = base + i;
             SimRedis sim = new SimRedis(System::currentTimeMillis);
-            Differential run = new Differential(DifferentialIT::real, simSide(sim));
+            Differential run = differential(sim);
             String mismatch = sequence(run, seed);
             steps += run.steps();
             if (Boolean.getBoolean("dlock.sim.printLog")) {
@@ -79,7 +84,7 @@ final class DifferentialIT {
         for (int i = 0; i < 20 && mismatch == null; i++) {
             SimRedis sim = new SimRedis(System::currentTimeMillis);
             sim.breakPttlForTest(1_000); // the control: PTTL answers a second more than it should
-            mismatch = sequence(new Differential(DifferentialIT::real, simSide(sim)), base + i);
+            mismatch = sequence(differential(sim), base + i);
         }
         System.out.println("DifferentialIT control (PTTL + 1 s) found: " + mismatch);
         assertThat(mismatch).isNotNull().contains("PTTL");
@@ -114,6 +119,39 @@ final class DifferentialIT {
     }
 
     private static final ScriptCatalog CATALOG = new ScriptCatalog();
+
+    /** A comparison of the real server with {@code sim}, each with a subscriber on every wake-up channel. */
+    private static Differential differential(SimRedis sim) {
+        List<String> simMessages = new ArrayList<>();
+        PubSubConnection simSubscriber =
+                sim.connectPubSub((channel, message) -> simMessages.add(channel + " " + message));
+        for (String channel : Workload.wakeChannels()) {
+            simSubscriber.subscribe(channel, false);
+            simSubscriber.subscribe(channel, true);
+        }
+        Differential.Messages simDrain = () -> {
+            List<String> out = new ArrayList<>(simMessages);
+            simMessages.clear();
+            return out;
+        };
+        Differential.Messages realDrain = () -> {
+            try {
+                return stripKind(subscriber.drain());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
+        return new Differential(DifferentialIT::real, simSide(sim), realDrain, simDrain);
+    }
+
+    /** "message ch text" and "smessage ch text" as "ch text": the sim's listener does not tell them apart. */
+    private static List<String> stripKind(List<String> messages) {
+        List<String> out = new ArrayList<>();
+        for (String m : messages) {
+            out.add(m.substring(m.indexOf(' ') + 1));
+        }
+        return out;
+    }
 
     private static Object real(String... argv) {
         try {

@@ -18,12 +18,73 @@ final class Workload {
     private static final String CROSS_SLOT_KEYS =
             "local keys = {KEYS[1]}\n" + "local n = #ARGV / 2\n" + "for i = 2, n do keys[i] = ARGV[n + i] end";
 
+    private static final String[] MUTEX_SCRIPTS = {
+        "acquire",
+        "acquire",
+        "acquire",
+        "release",
+        "release",
+        "pass",
+        "info",
+        "renew",
+        "admin-status",
+        "admin-force-release",
+        "admin-scan"
+    };
+    private static final String[] SEMAPHORE_SCRIPTS = {
+        "semaphore-acquire",
+        "semaphore-acquire",
+        "semaphore-release",
+        "semaphore-release",
+        "semaphore-renew",
+        "semaphore-set",
+        "shared-info",
+        "admin-status",
+        "admin-force-release"
+    };
+    private static final String[] RW_SCRIPTS = {
+        "rw-acquire",
+        "rw-acquire",
+        "rw-acquire",
+        "rw-release",
+        "rw-release",
+        "semaphore-renew",
+        "shared-info",
+        "admin-status",
+        "admin-force-release"
+    };
+
     private final Random random;
     private final ScriptCatalog catalog;
+    /** A chaotic sequence: wrong types and odd values everywhere; else mostly the shapes dlock itself writes. */
+    private final boolean chaos;
+    /** Per name: what kind of lock it mostly is in this sequence (mutex, semaphore, rw). */
+    private final String[] kinds = new String[NAMES.length];
+
+    private String current = NAMES[0];
+
+    /** Every channel a script of this workload may publish on: each name's wake-up channel of each client. */
+    static List<String> wakeChannels() {
+        List<String> out = new ArrayList<>();
+        for (String name : NAMES) {
+            for (String client : new String[] {"c1", "c2", "c3"}) {
+                out.add(name + ":wake:" + client);
+            }
+        }
+        return out;
+    }
 
     Workload(Random random, ScriptCatalog catalog) {
         this.random = random;
         this.catalog = catalog;
+        this.chaos = random.nextInt(100) < 20;
+        for (int i = 0; i < kinds.length; i++) {
+            kinds[i] = pick("mutex", "mutex", "semaphore", "rw");
+        }
+    }
+
+    private String kind(String name) {
+        return kinds[java.util.Arrays.asList(NAMES).indexOf(name)];
     }
 
     /** The commands that put the keys of both names (and of Redlock) into a random state. */
@@ -32,10 +93,10 @@ final class Workload {
         for (String name : NAMES) {
             for (String suffix : SUFFIXES) {
                 String key = name + suffix;
-                if (random.nextInt(100) < 40) {
+                if (random.nextInt(100) < 40 || (!chaos && !belongs(kind(name), suffix))) {
                     continue;
                 }
-                int wrong = random.nextInt(100);
+                int wrong = chaos ? random.nextInt(100) : 15 + random.nextInt(85);
                 if (wrong < 8) {
                     out.add(new String[] {"SET", key, "junk"});
                 } else if (wrong < 12) {
@@ -43,7 +104,7 @@ final class Workload {
                 } else if (wrong < 15) {
                     out.add(new String[] {"ZADD", key, "1", "m"});
                 } else {
-                    out.addAll(plausible(suffix, key, now));
+                    out.addAll(plausible(kind(name), suffix, key, now));
                 }
                 ttl(out, key);
             }
@@ -60,11 +121,26 @@ final class Workload {
         return out;
     }
 
-    private List<String[]> plausible(String suffix, String key, long now) {
+    /** Whether a lock of this kind has a key of this suffix (the fence: every kind). */
+    private static boolean belongs(String kind, String suffix) {
+        boolean mutexKey = suffix.equals(":q") || suffix.equals(":qe");
+        boolean sharedKey = suffix.equals(":holds") || suffix.equals(":sq") || suffix.equals(":sqe");
+        return kind.equals("mutex") ? !sharedKey : !mutexKey;
+    }
+
+    private List<String[]> plausible(String kind, String suffix, String key, long now) {
         List<String[]> out = new ArrayList<>();
         switch (suffix) {
             case "":
-                if (random.nextBoolean()) {
+                if (!chaos && !kind.equals("mutex")) {
+                    out.add(new String[] {
+                        "SET",
+                        key,
+                        kind.equals("rw")
+                                ? "rw 1000000 1000000"
+                                : pick("semaphore 3 3", "semaphore 3 3", "semaphore 3 1")
+                    });
+                } else if (kind.equals("mutex") || random.nextBoolean()) {
                     List<String> h = new ArrayList<>(List.of("HSET", key, "owner", owner(), "token", token(now)));
                     if (random.nextBoolean()) {
                         h.addAll(List.of("granted", "1"));
@@ -125,11 +201,18 @@ final class Workload {
         if (random.nextInt(100) < 25) {
             return plainCommand();
         }
+        current = NAMES[random.nextInt(NAMES.length)];
+        if (random.nextInt(100) < 75) {
+            String kind = kind(current);
+            String[] fitting =
+                    kind.equals("mutex") ? MUTEX_SCRIPTS : kind.equals("rw") ? RW_SCRIPTS : SEMAPHORE_SCRIPTS;
+            return script(fitting[random.nextInt(fitting.length)]);
+        }
         return script(SCRIPTS[random.nextInt(SCRIPTS.length)]);
     }
 
     String[] script(String name) {
-        String n = NAMES[random.nextInt(NAMES.length)];
+        String n = current;
         String[] mutex = {n, n + ":fence", n + ":q", n + ":qe"};
         String[] shared = {n, n + ":fence", n + ":holds", n + ":sq", n + ":sqe"};
         String[] all = {n, n + ":fence", n + ":q", n + ":qe", n + ":holds", n + ":sq", n + ":sqe"};
@@ -176,7 +259,7 @@ final class Workload {
                     pick("400", "5000"),
                     pick("w1", "-"),
                     pick("1", "2", "4"),
-                    pick("3", "2")
+                    chaos ? pick("3", "2") : "3"
                 };
             }
             case "semaphore-release", "rw-release" -> {
@@ -185,7 +268,7 @@ final class Workload {
             }
             case "semaphore-set" -> {
                 keys = shared;
-                args = new String[] {pick("3", "2"), pick("1", "3", "5")};
+                args = new String[] {chaos ? pick("3", "2") : "3", pick("1", "3", "5")};
             }
             case "rw-acquire" -> {
                 keys = shared;
@@ -328,7 +411,7 @@ final class Workload {
     }
 
     private String owner() {
-        return OWNERS[random.nextInt(OWNERS.length)];
+        return OWNERS[random.nextInt(chaos ? OWNERS.length : 3)];
     }
 
     private String lease() {
