@@ -59,22 +59,35 @@ final class DifferentialIT {
         System.out.println("DifferentialIT base seed " + base + (replay != null ? " (replay of one sequence)" : ""));
         long started = System.nanoTime();
         long steps = 0;
-        for (int i = 0; i < (replay != null ? 1 : sequences); i++) {
+        int run = replay != null ? 1 : sequences;
+        List<String> inconclusive = new ArrayList<>();
+        for (int i = 0; i < run; i++) {
             long seed = base + i;
             SimRedis sim = new SimRedis(System::currentTimeMillis);
-            Differential run = differential(sim);
-            String mismatch = sequence(run, seed);
-            steps += run.steps();
+            Differential differential = differential(sim);
+            String mismatch;
+            try {
+                mismatch = sequence(differential, seed);
+            } catch (Differential.Inconclusive e) {
+                inconclusive.add("seed " + seed + ": " + e.getMessage());
+                mismatch = null;
+            }
+            steps += differential.steps();
             if (Boolean.getBoolean("dlock.sim.printLog")) {
-                System.out.println(run.log());
+                System.out.println(differential.log());
             }
             assertThat(mismatch)
-                    .as("sequence of seed %d (replay: -Ddlock.sim.seed=%d); its steps:%n%s", seed, seed, run.log())
+                    .as(
+                            "sequence of seed %d (replay: -Ddlock.sim.seed=%d); its steps:%n%s",
+                            seed, seed, differential.log())
                     .isNull();
         }
         System.out.printf(
-                "DifferentialIT: %d sequences, %d compared steps, %.1f s%n",
-                replay != null ? 1 : sequences, steps, (System.nanoTime() - started) / 1e9);
+                "DifferentialIT: %d sequences (%d inconclusive: the host stalled mid-step %s), %d compared steps, %.1f s%n",
+                run, inconclusive.size(), inconclusive, steps, (System.nanoTime() - started) / 1e9);
+        assertThat(inconclusive.size())
+                .as("sequences cut short by host stalls: %s", inconclusive)
+                .isLessThanOrEqualTo(run / 4);
     }
 
     @Test
@@ -84,7 +97,11 @@ final class DifferentialIT {
         for (int i = 0; i < 20 && mismatch == null; i++) {
             SimRedis sim = new SimRedis(System::currentTimeMillis);
             sim.breakPttlForTest(1_000); // the control: PTTL answers a second more than it should
-            mismatch = sequence(differential(sim), base + i);
+            try {
+                mismatch = sequence(differential(sim), base + i);
+            } catch (Differential.Inconclusive e) {
+                mismatch = null; // a host stall: try the next seed
+            }
         }
         System.out.println("DifferentialIT control (PTTL + 1 s) found: " + mismatch);
         assertThat(mismatch).isNotNull().contains("PTTL");
@@ -122,6 +139,9 @@ final class DifferentialIT {
 
     /** A comparison of the real server with {@code sim}, each with a subscriber on every wake-up channel. */
     private static Differential differential(SimRedis sim) {
+        for (String source : Workload.sources(CATALOG)) {
+            sim.scriptLoad(source); // compiled before the steps, so that no step's time includes LuaJ's compiler
+        }
         List<String> simMessages = new ArrayList<>();
         PubSubConnection simSubscriber =
                 sim.connectPubSub((channel, message) -> simMessages.add(channel + " " + message));

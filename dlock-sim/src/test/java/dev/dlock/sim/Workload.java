@@ -63,6 +63,20 @@ final class Workload {
 
     private String current = NAMES[0];
 
+    /** Every script source the workload may run (plain, sharded, cross-slot), to compile ahead of the steps. */
+    static List<String> sources(ScriptCatalog catalog) {
+        List<String> out = new ArrayList<>();
+        for (String name : SCRIPTS) {
+            String source = catalog.source(name);
+            out.add(source);
+            out.add(source.replace("redis.call('PUBLISH', ", "redis.call('SPUBLISH', "));
+            if (source.contains("local keys = KEYS")) {
+                out.add("#!lua flags=allow-cross-slot-keys\n" + source.replace("local keys = KEYS", CROSS_SLOT_KEYS));
+            }
+        }
+        return out;
+    }
+
     /** Every channel a script of this workload may publish on: each name's wake-up channel of each client. */
     static List<String> wakeChannels() {
         List<String> out = new ArrayList<>();
