@@ -57,6 +57,7 @@ final class LuaScripting {
     private final Globals globals = new Globals();
     private final Map<String, LuaValue> compiled = new HashMap<>(); // by SHA-1; lookup only
     private final LuaValue randomseed;
+    final LuaNumbers.Format format;
     private final Function<String[], Object> commands;
 
     /** @param commands runs one command called by a script, returning its reply or an {@link ErrorReply} */
@@ -73,7 +74,8 @@ final class LuaScripting {
             globals.rawset(unsafe, LuaValue.NIL);
         }
         LuaTable string = globals.get("string").checktable();
-        string.rawset("format", new LuaNumbers.Format(string.get("format")));
+        format = new LuaNumbers.Format(string.get("format"));
+        string.rawset("format", format);
         randomseed = globals.get("math").get("randomseed");
         globals.rawset("redis", redisTable());
         LuaTable protect = new LuaTable();

@@ -262,6 +262,11 @@ public final class SimRedis {
         commands.pttlSkew = skewMs;
     }
 
+    /** A negative control: {@code string.format('%d', x)} as LuaJ has it, 32 bits, mangling µs tokens. */
+    void breakFormatForTest() {
+        lua.format.broken = true;
+    }
+
     int publish(String channel, String message, boolean sharded) {
         LinkedHashSet<PubSubConnection> subscribers = (sharded ? shardChannels : channels).get(channel);
         if (subscribers == null) {

@@ -92,19 +92,33 @@ final class DifferentialIT {
 
     @Test
     void differentialRun_bites_whenOneCommandIsBroken() throws InterruptedException {
+        String mismatch = firstMismatch(sim -> sim.breakPttlForTest(1_000)); // PTTL a second too much
+        System.out.println("DifferentialIT control (PTTL + 1 s) found: " + mismatch);
+        assertThat(mismatch).isNotNull().contains("PTTL");
+    }
+
+    @Test
+    void differentialRun_bites_whenLuajsOwnFormatRuns() throws InterruptedException {
+        // LuaJ's string.format('%d') takes 32 bits: fencing tokens of server time in µs come out mangled
+        String mismatch = firstMismatch(SimRedis::breakFormatForTest);
+        System.out.println("DifferentialIT control (LuaJ's %d) found: " + mismatch);
+        assertThat(mismatch).isNotNull();
+    }
+
+    /** The first mismatch of up to 20 sequences against a sim broken by {@code control}, or null. */
+    private static String firstMismatch(java.util.function.Consumer<SimRedis> control) throws InterruptedException {
         long base = new Random().nextLong();
         String mismatch = null;
         for (int i = 0; i < 20 && mismatch == null; i++) {
             SimRedis sim = new SimRedis(System::currentTimeMillis);
-            sim.breakPttlForTest(1_000); // the control: PTTL answers a second more than it should
+            control.accept(sim);
             try {
                 mismatch = sequence(differential(sim), base + i);
             } catch (Differential.Inconclusive e) {
                 mismatch = null; // a host stall: try the next seed
             }
         }
-        System.out.println("DifferentialIT control (PTTL + 1 s) found: " + mismatch);
-        assertThat(mismatch).isNotNull().contains("PTTL");
+        return mismatch;
     }
 
     /** One sequence: a fresh keyspace in a random state, then random steps; the first mismatch, or null. */
