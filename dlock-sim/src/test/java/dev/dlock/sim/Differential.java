@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
  */
 final class Differential {
     static final long TOLERANCE_MS = 50;
-    static final long GUARD_MS = 60;
+    static final long GUARD_MS = 100;
     private static final Pattern NUMBER = Pattern.compile("-?\\d+");
     private static final Pattern LUA_RUNTIME = Pattern.compile(
             "^ERR user_script:(\\d+): .* script: ([0-9a-f]+), on @user_script:(\\d+)\\.$", Pattern.DOTALL);
