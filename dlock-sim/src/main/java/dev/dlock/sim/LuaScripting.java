@@ -31,7 +31,8 @@ import org.luaj.vm2.lib.VarArgFunction;
 import org.luaj.vm2.lib.jse.JseMathLib;
 
 /**
- * Runs scripts as Redis 7.0 does, in LuaJ (Lua 5.1 semantics; Redis runs Lua 5.1): the globals a Redis script sees
+ * Runs scripts as Redis 7.0 does, in LuaJ 3.0 (a Lua 5.2 VM, where Redis runs Lua 5.1; dlock's scripts are 5.1 code
+ * that means the same in both, which the differential test checks): the globals a Redis script sees
  * ({@code KEYS}, {@code ARGV}, {@code redis.*}, the base, string, table and math libraries; no io, os, package,
  * luajava, dofile or loadfile: a script cannot reach the host), read-only globals, and Redis's conversions both ways.
  * Each script is compiled once per SHA-1 and reused. Not thread-safe.
