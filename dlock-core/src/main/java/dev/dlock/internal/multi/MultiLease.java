@@ -52,13 +52,17 @@ final class MultiLease implements ThreadHolds.Reentrant {
         state.lost(partLoss, () -> releaseQuietly(parts));
     }
 
-    /** Releases leases, ignoring their losses and failures (a name not released expires with its lease). */
+    /**
+     * Sends the releases of leases without waiting for them, ignoring their losses and failures (a name not released
+     * expires with its lease): it runs on callback threads and in the asynchronous acquire, which must not wait for
+     * Redis.
+     */
     static void releaseQuietly(List<Lease> leases) {
         for (Lease lease : leases) {
             try {
-                lease.release();
+                lease.releaseAsync(); // its outcome is nobody's: lost already, or the key expires with its lease
             } catch (LockException e) {
-                // lost already (nothing to release) or Redis did not answer (the key expires with its lease)
+                // a lease past its deadline is lost at once: nothing to release
             }
         }
     }

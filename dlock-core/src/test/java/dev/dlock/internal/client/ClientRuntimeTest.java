@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * {@code LockClient.Builder.runtime}: a client built through the public builder takes its clock, its timer and its
@@ -237,6 +238,39 @@ final class ClientRuntimeTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("newClientId()");
         assertThat(connects[0]).as("no connection made").isZero();
+    }
+
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.SECONDS) // a release that waits for its reply would wait 60 s here
+    void aCancelledMultiLock_releasesWhatItTook_withoutWaitingForTheReplies() throws Exception {
+        Recording runtime = new Recording(); // callbacks run inline, on the thread that completes them
+        FakeTransport redis = new FakeTransport();
+        LockClient client = LockClient.builder()
+                .redisUri("redis://simulated")
+                .transport(serving(redis))
+                .leaseTime(Duration.ofMillis(LEASE_MS))
+                .commandTimeout(Duration.ofSeconds(59))
+                .runtime(runtime)
+                .build();
+        CompletableFuture<Lease> acquire = client.multiLock("a", "b").acquireAsync(Duration.ofSeconds(30));
+        FakeTransport.Call first = redis.next();
+        assertThat(first.keys()[0]).isEqualTo("dlock:{a}");
+        first.reply().complete(7L); // 'a' taken
+        FakeTransport.Call second = redis.next();
+        assertThat(second.keys()[0]).isEqualTo("dlock:{b}");
+
+        acquire.cancel(true); // gives up 'b' and gives back 'a': neither may wait for Redis on this thread
+        assertThat(acquire).isCancelled();
+        second.reply().complete(-2L - 10_000); // b was busy
+        List<String> released = new ArrayList<>();
+        for (FakeTransport.Call call; (call = redis.poll(0)) != null; ) {
+            if (call.script() == Scripts.RELEASE) {
+                released.add(call.keys()[0]);
+            }
+        }
+        assertThat(released).as("the release of 'a', sent, not awaited").containsExactly("dlock:{a}");
+        redis.answerEverything();
+        client.closeAsync();
     }
 
     @Test
