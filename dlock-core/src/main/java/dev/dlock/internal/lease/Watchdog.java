@@ -10,7 +10,7 @@ import dev.dlock.spi.Replicated;
 import dev.dlock.spi.Script;
 import dev.dlock.spi.Transport;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +33,11 @@ public final class Watchdog {
     private final LeaseTime leaseTime;
     private final Events events;
     private final Set<RedisLease> leases = ConcurrentHashMap.newKeySet();
+    /** The order of a round: by name, token and owner, the same in every run (the set's follows identity hashes). */
+    private static final Comparator<RedisLease> ROUND_ORDER = Comparator.comparing(
+                    (RedisLease l) -> l.keys().name())
+            .thenComparingLong(RedisLease::fencingToken)
+            .thenComparing(RedisLease::owner);
 
     public Watchdog(ScriptRunner scripts, Ticker ticker, Transport transport, LeaseTime leaseTime, Events events) {
         this.scripts = scripts;
@@ -50,8 +55,11 @@ public final class Watchdog {
         leases.remove(lease);
     }
 
-    Set<RedisLease> leases() {
-        return leases;
+    /** The leases it renews, in {@link #ROUND_ORDER}. */
+    List<RedisLease> leases() {
+        List<RedisLease> all = new ArrayList<>(leases);
+        all.sort(ROUND_ORDER);
+        return all;
     }
 
     /**
@@ -60,12 +68,15 @@ public final class Watchdog {
      */
     public void tick() {
         long now = ticker.nanos();
-        Map<Script, Map<Object, List<RedisLease>>> byKind = new HashMap<>();
-        for (RedisLease lease : leases) {
+        // In an order of the leases' own (not the set's, which follows identity hashes), so that the same holds
+        // are expired and renewed in the same order in every run: a simulation's seed repeats its trace.
+        List<RedisLease> round = leases();
+        Map<Script, Map<Object, List<RedisLease>>> byKind = new LinkedHashMap<>();
+        for (RedisLease lease : round) {
             if (lease.deadline() - now <= 0) {
                 lease.expire("it could not be renewed before its lease of " + lease.leaseMillis() + " ms ran out");
             } else if (lease.isRenewed() && lease.isHeld()) {
-                byKind.computeIfAbsent(lease.kind().renewScript(), s -> new HashMap<>())
+                byKind.computeIfAbsent(lease.kind().renewScript(), s -> new LinkedHashMap<>())
                         .computeIfAbsent(groupOf(lease.keys().lock()), g -> new ArrayList<>())
                         .add(lease);
             }
