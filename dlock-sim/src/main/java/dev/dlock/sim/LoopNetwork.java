@@ -1,0 +1,109 @@
+package dev.dlock.sim;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * One client's network as events of the world's {@link EventLoop}: each request and each reply or message is
+ * delivered after a delay drawn from a seeded random source, and each direction of each link keeps its order, as a TCP
+ * connection does (an action never overtakes one sent before it on the same link and direction). The command link and
+ * the pub/sub link have delays of their own, so a grant's message can arrive before or long after the reply that
+ * queued its waiter.
+ *
+ * <p>Not thread-safe: used from the simulation's one thread.
+ */
+public final class LoopNetwork implements SimNetwork {
+    /**
+     * The one-way delays of one link.
+     *
+     * @param minNanos the shortest ordinary delay
+     * @param maxNanos the longest ordinary delay
+     * @param spikeChance the chance that one action is held up longer
+     * @param spikeNanos the longest delay of such a spike (past a lease, to starve renewals or grants)
+     */
+    public record Delays(long minNanos, long maxNanos, double spikeChance, long spikeNanos) {
+        /**
+         * Checks the delays.
+         *
+         * @param minNanos the shortest ordinary delay
+         * @param maxNanos the longest ordinary delay
+         * @param spikeChance the chance that one action is held up longer
+         * @param spikeNanos the longest delay of such a spike
+         * @throws IllegalArgumentException unless 0 ≤ min ≤ max ≤ spike and the chance is in [0, 1]
+         */
+        public Delays {
+            if (minNanos < 0 || maxNanos < minNanos || spikeNanos < maxNanos || spikeChance < 0 || spikeChance > 1) {
+                throw new IllegalArgumentException("delays need 0 <= min <= max <= spike and a chance in [0, 1], were "
+                        + minNanos + ", " + maxNanos + ", " + spikeNanos + ", " + spikeChance);
+            }
+        }
+
+        /**
+         * Delays from {@code minNanos} to {@code maxNanos}, without spikes.
+         *
+         * @param minNanos the shortest delay
+         * @param maxNanos the longest delay
+         * @return the delays
+         */
+        public static Delays between(long minNanos, long maxNanos) {
+            return new Delays(minNanos, maxNanos, 0, maxNanos);
+        }
+
+        long draw(SplittableRandom random) {
+            if (spikeChance > 0 && random.nextDouble() < spikeChance) {
+                return random.nextLong(maxNanos, spikeNanos + 1);
+            }
+            return minNanos == maxNanos ? minNanos : random.nextLong(minNanos, maxNanos + 1);
+        }
+    }
+
+    private final EventLoop loop;
+    private final SplittableRandom random;
+    private final Map<Link, Delays> delays = new EnumMap<>(Link.class);
+    private final Map<Link, Long> lastToServer = new EnumMap<>(Link.class);
+    private final Map<Link, Long> lastToClient = new EnumMap<>(Link.class);
+    private final Map<Link, Long> stalledUntil = new EnumMap<>(Link.class);
+
+    /**
+     * @param loop the world
+     * @param random this network's source of delays, split from the run's seed
+     * @param commands the delays of the command link
+     * @param pubSub the delays of the pub/sub link
+     */
+    public LoopNetwork(EventLoop loop, SplittableRandom random, Delays commands, Delays pubSub) {
+        this.loop = loop;
+        this.random = random;
+        delays.put(Link.COMMANDS, commands);
+        delays.put(Link.PUBSUB, pubSub);
+    }
+
+    /**
+     * Holds up everything on one link, both ways, until {@code nanos} from now, as a client paused or cut off would:
+     * what is sent meanwhile, and what was on its way, arrives after that (in order).
+     *
+     * @param link the link
+     * @param nanos how long, in the world's time
+     */
+    public void stall(Link link, long nanos) {
+        stalledUntil.merge(link, loop.now() + nanos, Math::max);
+    }
+
+    @Override
+    public void toServer(Link link, Runnable execute) {
+        send(lastToServer, link, execute);
+    }
+
+    @Override
+    public void toClient(Link link, Runnable deliver) {
+        send(lastToClient, link, deliver);
+    }
+
+    private void send(Map<Link, Long> last, Link link, Runnable action) {
+        long arrival = Math.max(loop.now(), stalledUntil.getOrDefault(link, 0L))
+                + delays.get(link).draw(random);
+        arrival = Math.max(arrival, last.getOrDefault(link, 0L));
+        last.put(link, arrival);
+        loop.after(arrival - loop.now(), action);
+    }
+}

@@ -1,0 +1,283 @@
+package dev.dlock.sim;
+
+import dev.dlock.spi.ClientRuntime;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One simulated client's {@link ClientRuntime}: its own clock, which reads the world's time with an offset and a drift
+ * of a few parts per million, and timers and executors whose tasks are events of the world's {@link EventLoop}. A task
+ * handed to an executor runs as the next event, never inline, so a client's callback runs after the step that
+ * completed it, as on a real pool.
+ *
+ * <p>Not thread-safe: like the loop, it is used from the simulation's one thread.
+ */
+public final class SimClientRuntime implements ClientRuntime {
+    private final EventLoop loop;
+    private final long offset;
+    private final double rate;
+    private final String clientId;
+
+    /**
+     * @param loop the world
+     * @param offsetNanos what this clock reads when the world's time is 0
+     * @param driftPpm how much faster (positive) or slower this clock runs, in parts per million
+     * @param clientId the id the client gets ({@link #newClientId()})
+     */
+    public SimClientRuntime(EventLoop loop, long offsetNanos, double driftPpm, String clientId) {
+        this.clientId = clientId;
+        this.loop = loop;
+        this.offset = offsetNanos;
+        this.rate = 1 + driftPpm / 1_000_000;
+    }
+
+    @Override
+    public long nanoTime() {
+        return offset + (long) (loop.now() * rate);
+    }
+
+    /** A delay read on this clock, in the world's nanoseconds. */
+    long worldDelay(long clientNanos) {
+        return (long) Math.ceil(clientNanos / rate);
+    }
+
+    @Override
+    public String newClientId() {
+        return clientId;
+    }
+
+    @Override
+    public ScheduledExecutorService newTimer(String name) {
+        return new Tasks(name);
+    }
+
+    @Override
+    public ExecutorService newExecutor(String name) {
+        return new Tasks(name);
+    }
+
+    /** A view of the loop that keeps its own tasks, so that shutting it down cancels those and no other. */
+    final class Tasks extends AbstractExecutorService implements ScheduledExecutorService {
+        private final String name;
+        private final Set<Task<?>> live = new LinkedHashSet<>();
+        private boolean shutdown;
+
+        Tasks(String name) {
+            this.name = name;
+        }
+
+        private <V> Task<V> start(Task<V> task, long delayNanos) {
+            if (shutdown) {
+                throw new RejectedExecutionException(name + " is shut down");
+            }
+            live.add(task);
+            task.arm(delayNanos);
+            return task;
+        }
+
+        @Override
+        public void execute(Runnable command) {
+            start(
+                    new Task<Void>(
+                            this,
+                            () -> {
+                                command.run();
+                                return null;
+                            },
+                            0),
+                    0);
+        }
+
+        @Override
+        public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+            return start(
+                    new Task<Void>(
+                            this,
+                            () -> {
+                                command.run();
+                                return null;
+                            },
+                            0),
+                    unit.toNanos(delay));
+        }
+
+        @Override
+        public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
+            return start(new Task<>(this, callable, 0), unit.toNanos(delay));
+        }
+
+        @Override
+        public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
+            return scheduleWithFixedDelay(command, initialDelay, period, unit); // no task here outlasts its period
+        }
+
+        @Override
+        public ScheduledFuture<?> scheduleWithFixedDelay(
+                Runnable command, long initialDelay, long delay, TimeUnit unit) {
+            if (delay <= 0) {
+                throw new IllegalArgumentException("delay must be positive, was " + delay);
+            }
+            return start(
+                    new Task<Void>(
+                            this,
+                            () -> {
+                                command.run();
+                                return null;
+                            },
+                            unit.toNanos(delay)),
+                    unit.toNanos(initialDelay));
+        }
+
+        void finished(Task<?> task) {
+            live.remove(task);
+        }
+
+        @Override
+        public void shutdown() {
+            shutdown = true;
+        }
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            shutdown = true;
+            List<Runnable> never = new ArrayList<>();
+            for (Task<?> t : List.copyOf(live)) {
+                t.cancel(false);
+                never.add(t::runNow);
+            }
+            return never;
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return shutdown && live.isEmpty();
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) {
+            return isTerminated(); // nothing runs meanwhile on the simulation's one thread
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /** One task of a {@link Tasks}: an event of the loop, again after {@code period} if it has one. */
+    final class Task<V> implements ScheduledFuture<V> {
+        private final Tasks owner;
+        private final Callable<V> body;
+        private final long period;
+        private EventLoop.Event event;
+        private long dueClientNanos;
+        private boolean cancelled;
+        private boolean done;
+        private V value;
+        private Throwable failure;
+
+        Task(Tasks owner, Callable<V> body, long period) {
+            this.owner = owner;
+            this.body = body;
+            this.period = period;
+        }
+
+        void arm(long delayNanos) {
+            dueClientNanos = nanoTime() + Math.max(0, delayNanos);
+            event = loop.after(worldDelay(Math.max(0, delayNanos)), this::runNow);
+        }
+
+        void runNow() {
+            if (cancelled || done) {
+                return;
+            }
+            try {
+                V v = body.call();
+                if (period == 0) {
+                    value = v;
+                    done = true;
+                }
+            } catch (Throwable t) { // as a ScheduledThreadPoolExecutor: the failure ends the task and is kept
+                failure = t;
+                done = true;
+            }
+            if (done) {
+                owner.finished(this);
+            } else if (!owner.shutdown) {
+                arm(period);
+            } else {
+                owner.finished(this);
+            }
+        }
+
+        @Override
+        public long getDelay(TimeUnit unit) {
+            return unit.convert(dueClientNanos - nanoTime(), TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public int compareTo(Delayed o) {
+            return Long.compare(getDelay(TimeUnit.NANOSECONDS), o.getDelay(TimeUnit.NANOSECONDS));
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            if (done || cancelled) {
+                return false;
+            }
+            cancelled = true;
+            if (event != null) {
+                event.cancel();
+            }
+            owner.finished(this);
+            return true;
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return cancelled;
+        }
+
+        @Override
+        public boolean isDone() {
+            return done || cancelled;
+        }
+
+        @Override
+        public V get() throws ExecutionException {
+            if (cancelled) {
+                throw new CancellationException();
+            }
+            if (!done) {
+                throw new IllegalStateException("waiting for a task would stop the simulation's one thread");
+            }
+            if (failure != null) {
+                throw new ExecutionException(failure);
+            }
+            return value;
+        }
+
+        @Override
+        public V get(long timeout, TimeUnit unit) throws ExecutionException, TimeoutException {
+            return get();
+        }
+    }
+}
