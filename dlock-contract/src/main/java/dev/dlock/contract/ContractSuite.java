@@ -10,6 +10,9 @@ import java.lang.annotation.Target;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.ArgumentsSource;
 
@@ -24,6 +27,12 @@ import org.junit.jupiter.params.provider.ArgumentsSource;
  * transport names it, and none otherwise: the reports read {@code ContractSuite$Sentinel$Lock[1]}, and a topology a
  * transport does not name a class for is not run at all. A new contract class is its file and one line here per
  * topology it can run on.
+ *
+ * <p>The contract classes run side by side when JUnit's parallel execution is enabled (the transport modules' surefire
+ * configuration does, with {@code dlock.contract.lanes} threads): each starts its own servers, the tests of one class
+ * run one after another, and {@link ContractLocks} keeps apart the runs of one class on two topologies (they share its
+ * {@code static} Redis extension) and the class that reads the JVM's log records from every other. Without parallel
+ * execution they run one after another, as before.
  *
  * <p>A subclass needs a no-argument constructor: the suite's data is read from a fresh instance. A subclass is not
  * thread-safe and needs none: JUnit makes and uses each instance on one thread.
@@ -59,10 +68,13 @@ public abstract class ContractSuite {
     @Inherited
     @ParameterizedClass(name = "{0}", allowZeroInvocations = true)
     @ArgumentsSource(ContractTargets.class)
+    @Execution(ExecutionMode.CONCURRENT)
+    @ResourceLock(providers = ContractLocks.class)
     @interface RunIfNamed {}
 
     /** Every contract class, on one {@code redis-server}. */
     @Nested
+    @Execution(ExecutionMode.CONCURRENT)
     class Standalone {
         @Nested
         @RunIfNamed
@@ -163,6 +175,7 @@ public abstract class ContractSuite {
 
     /** The contract classes on a {@link ContractRedis}, on a Sentinel-managed master with a replica. */
     @Nested
+    @Execution(ExecutionMode.CONCURRENT)
     class Sentinel {
         @Nested
         @RunIfNamed
@@ -211,6 +224,7 @@ public abstract class ContractSuite {
 
     /** The contract classes on a {@link ContractRedis}, on a Redis Cluster of three masters. */
     @Nested
+    @Execution(ExecutionMode.CONCURRENT)
     class Cluster {
         @Nested
         @RunIfNamed

@@ -42,7 +42,7 @@ final class HolderProcesses {
         List<JvmProcess> processes = new ArrayList<>();
         try {
             for (int i = 0; i < count; i++) {
-                processes.add(JvmProcess.start(main, argsOf.apply(i)));
+                processes.add(start(main, argsOf.apply(i)));
             }
             for (JvmProcess p : processes) {
                 p.awaitLine("READY", Timing.scaled(Duration.ofSeconds(90)));
@@ -54,6 +54,24 @@ final class HolderProcesses {
         } finally {
             processes.forEach(JvmProcess::close);
         }
+    }
+
+    /**
+     * JVM options of every holder process: the holders do little work, and their JVMs' start (class loading, the
+     * JIT) is most of what they cost; a contest starts six or eight at once on a machine of two cores. C1 alone and
+     * the serial collector make that start cheaper and change nothing a holder does.
+     */
+    private static final String[] HOLDER_JVM = {"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"};
+
+    /**
+     * Starts a holder process, {@code main} in its own JVM with this JVM's class path.
+     *
+     * @param main the holder's class
+     * @param args its arguments
+     * @return the running process
+     */
+    static JvmProcess start(Class<?> main, String... args) {
+        return JvmProcess.builder(main).jvmArgs(HOLDER_JVM).args(args).start();
     }
 
     /**

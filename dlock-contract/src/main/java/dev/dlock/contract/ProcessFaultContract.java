@@ -32,7 +32,7 @@ public abstract class ProcessFaultContract extends TransportContract {
 
     /** A {@link HolderMain} in its own JVM, on this test's transport, holding {@code name} with a TTL_MS lease. */
     private JvmProcess startHolder(RedisServer server, String name) {
-        return JvmProcess.start(
+        return HolderProcesses.start(
                 HolderMain.class,
                 server.uri(),
                 name,

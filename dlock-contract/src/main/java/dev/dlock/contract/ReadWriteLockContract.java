@@ -273,7 +273,7 @@ public abstract class ReadWriteLockContract extends TransportContract {
     void sigkillOfAWriterOrAReader_theLockComesBackWithinLeasePlusOneSecond() throws Exception {
         long leaseMillis = 2000;
         for (String mode : List.of("write", "read")) {
-            try (JvmProcess holder = JvmProcess.start(
+            try (JvmProcess holder = HolderProcesses.start(
                             ReadWriteHolderMain.class,
                             mode,
                             redis.uri(),

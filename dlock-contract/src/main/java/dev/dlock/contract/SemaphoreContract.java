@@ -208,7 +208,7 @@ public abstract class SemaphoreContract extends TransportContract {
     @Test
     void sigkillOfAHolder_itsPermitsComeBackWithinLeasePlusOneSecond() {
         long leaseMillis = 2000;
-        try (JvmProcess holder = JvmProcess.start(
+        try (JvmProcess holder = HolderProcesses.start(
                         SemaphoreHolderMain.class,
                         "hold",
                         redis.uri(),
