@@ -14,7 +14,7 @@ final class ContractTargetsTest {
     @Test
     void standalone_holdsEveryContractClass_theOtherTopologiesOnlyThoseOnAContractRedis() {
         assertThat(ContractTargets.runnableOn(Topology.STANDALONE))
-                .hasSize(23)
+                .hasSize(24)
                 .contains(FencingLimitContract.class, LockContract.class, RedlockContract.class);
         for (Topology topology : Set.of(Topology.SENTINEL, Topology.CLUSTER)) {
             assertThat(ContractTargets.runnableOn(topology))

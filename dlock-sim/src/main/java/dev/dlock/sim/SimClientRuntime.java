@@ -11,6 +11,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -90,28 +91,12 @@ public final class SimClientRuntime implements ClientRuntime {
 
         @Override
         public void execute(Runnable command) {
-            start(
-                    new Task<Void>(
-                            this,
-                            () -> {
-                                command.run();
-                                return null;
-                            },
-                            0),
-                    0);
+            start(new Task<>(this, Executors.callable(command, (Void) null), 0), 0);
         }
 
         @Override
         public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
-            return start(
-                    new Task<Void>(
-                            this,
-                            () -> {
-                                command.run();
-                                return null;
-                            },
-                            0),
-                    unit.toNanos(delay));
+            return start(new Task<>(this, Executors.callable(command, (Void) null), 0), unit.toNanos(delay));
         }
 
         @Override
@@ -131,13 +116,7 @@ public final class SimClientRuntime implements ClientRuntime {
                 throw new IllegalArgumentException("delay must be positive, was " + delay);
             }
             return start(
-                    new Task<Void>(
-                            this,
-                            () -> {
-                                command.run();
-                                return null;
-                            },
-                            unit.toNanos(delay)),
+                    new Task<>(this, Executors.callable(command, (Void) null), unit.toNanos(delay)),
                     unit.toNanos(initialDelay));
         }
 
