@@ -53,6 +53,20 @@ final class MultiLease implements ThreadHolds.Reentrant {
     }
 
     /**
+     * Releases leases and waits for each answer, ignoring their losses and failures (a name not released expires with
+     * its lease): the blocking acquire's give-up, on the caller's thread, which returns holding none of the names.
+     */
+    static void releaseAndWait(List<Lease> leases) {
+        for (Lease lease : leases) {
+            try {
+                lease.release();
+            } catch (LockException e) {
+                // lost already (nothing to release) or Redis did not answer (the key expires with its lease)
+            }
+        }
+    }
+
+    /**
      * Sends the releases of leases without waiting for them, ignoring their losses and failures (a name not released
      * expires with its lease): it runs on callback threads and in the asynchronous acquire, which must not wait for
      * Redis.

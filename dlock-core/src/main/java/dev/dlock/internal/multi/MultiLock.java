@@ -191,7 +191,7 @@ public final class MultiLock extends ThreadLocking {
                     break;
                 }
                 // a part was lost, or its lease ran low, while a later name was waited for: take them all again
-                MultiLease.releaseQuietly(taken);
+                MultiLease.releaseAndWait(taken);
                 taken.clear();
                 takenAt.clear();
             }
@@ -200,7 +200,7 @@ public final class MultiLock extends ThreadLocking {
             return multi;
         } finally {
             if (!done) {
-                MultiLease.releaseQuietly(taken);
+                MultiLease.releaseAndWait(taken);
             }
         }
     }
