@@ -2,8 +2,10 @@ package dev.dlock.cli;
 
 import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
+import dev.dlock.LockAdmin;
 import dev.dlock.LockClient;
 import dev.dlock.LockException;
+import dev.dlock.LockInfo;
 import dev.dlock.LockReplicationException;
 import dev.dlock.testkit.RedisServer;
 import dev.dlock.testkit.SentinelSetup;
@@ -28,16 +30,23 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class FailoverDemo {
     private static final String NAME = "failover";
-    private static final Duration LEASE = Duration.ofSeconds(12);
+    private static final Duration LEASE = Duration.ofSeconds(30);
     private static final long SHORT_JOB_MS = 100;
-    private static final long LONG_JOB_MS = 10_000; // under the 12 s lease; covers the failover and the clients' follow
+    /** A long job ends this long after the failover is done: time for the other clients to follow the sentinels. */
+    private static final long FOLLOW_MS = 4_000;
+    /** ... or this long before its lease ends, if the failover is slower than that. */
+    private static final long LEASE_MARGIN_MS = 3_000;
 
     private final PrintStream out;
     private final int workers;
     private volatile boolean running;
     private volatile boolean paused;
-    private volatile long jobMillis = SHORT_JOB_MS;
-    private final AtomicInteger inJob = new AtomicInteger();
+    private volatile boolean longJobs;
+    private volatile long failoverDoneAt;
+    /** Workers inside an acquire or a job: the hold-back waits for none, so no write of theirs is in flight. */
+    private final AtomicInteger busy = new AtomicInteger();
+
+    private final AtomicInteger inLongJob = new AtomicInteger();
 
     FailoverDemo(PrintStream out, int workers) {
         this.out = out;
@@ -101,7 +110,8 @@ final class FailoverDemo {
                     + setup.initialMaster().pid() + ")");
             running = true;
             paused = false;
-            jobMillis = SHORT_JOB_MS;
+            longJobs = false;
+            failoverDoneAt = 0;
             for (int i = 1; i <= workers; i++) {
                 LockClient.Builder builder = LockClient.builder()
                         .redisUri(setup.uri())
@@ -121,8 +131,9 @@ final class FailoverDemo {
                 thread.start();
             }
             Thread.sleep(2_000);
-            failOver(setup, holds);
-            Thread.sleep(LONG_JOB_MS + 1_000);
+            failOver(setup, holds, clients.get(0).admin());
+            awaitLongJobsEnded();
+            Thread.sleep(1_000);
         } finally {
             running = false;
             for (Thread thread : threads) {
@@ -152,13 +163,18 @@ final class FailoverDemo {
         }
     }
 
-    /** Quiesces, holds the replica back, waits for a long job to start (or be refused), kills the master. */
-    private void failOver(SentinelSetup setup, DemoHolds holds) throws InterruptedException {
+    /**
+     * Quiesces, holds the replica back, waits for a long job to start (or be refused), kills the master. The
+     * replica must be held back on an idle lock: a grant or queue entry it received whose release it then missed
+     * would be a ghost on the promoted replica, held for its whole lease, and no worker could take the lock there.
+     */
+    private void failOver(SentinelSetup setup, DemoHolds holds, LockAdmin admin) throws InterruptedException {
         paused = true;
         long quietBy = System.nanoTime() + 5_000_000_000L;
-        while (inJob.get() > 0 && System.nanoTime() < quietBy) {
+        while (busy.get() > 0 && System.nanoTime() < quietBy) {
             Thread.sleep(10);
         }
+        awaitIdle(admin);
         setup.awaitReplicasInSync();
         RedisServer master = setup.initialMaster();
         SentinelSetup.HeldBackReplica hold =
@@ -166,9 +182,9 @@ final class FailoverDemo {
         long heldBackAt = System.nanoTime();
         int refusedBefore = holds.refusedCount();
         out.println("  replica held back (paused, link dropped): writes now reach the master only");
-        jobMillis = LONG_JOB_MS;
+        longJobs = true;
         paused = false;
-        long waitBy = System.nanoTime() + 5_000_000_000L;
+        long waitBy = System.nanoTime() + 10_000_000_000L;
         while (holds.lastStart() - heldBackAt <= 0
                 && holds.refusedCount() == refusedBefore
                 && System.nanoTime() < waitBy) {
@@ -177,7 +193,10 @@ final class FailoverDemo {
         if (holds.refusedCount() > refusedBefore) {
             out.println("  acquire refused: " + holds.lastRefusal());
         } else if (holds.lastStart() - heldBackAt > 0) {
-            out.println("  a worker took the lock and started a " + LONG_JOB_MS / 1000 + " s job");
+            out.println("  a worker took the lock and started a long job (until " + FOLLOW_MS / 1000
+                    + " s after the failover)");
+        } else {
+            out.println("  no worker took the lock (or was refused) within 10 s");
         }
         Thread.sleep(300);
         master.kill();
@@ -190,48 +209,105 @@ final class FailoverDemo {
                 "  failover done after %.1f s: new master port %d; the old master rejoins as its replica%n",
                 (System.nanoTime() - killedAt) / 1e9,
                 promoted.port());
+        failoverDoneAt = System.nanoTime();
+        longJobs = false;
         setup.rejoin(master);
-        jobMillis = SHORT_JOB_MS;
+    }
+
+    /** Waits (at most the longest queue entry lifetime, 5 s, and a bit) until nobody holds or waits for the lock. */
+    private void awaitIdle(LockAdmin admin) throws InterruptedException {
+        long by = System.nanoTime() + 6_000_000_000L;
+        LockInfo info = admin.status(NAME);
+        while ((info.holderId().isPresent() || info.waiters() > 0) && System.nanoTime() - by < 0) {
+            Thread.sleep(50);
+            info = admin.status(NAME);
+        }
+        if (info.holderId().isPresent() || info.waiters() > 0) {
+            out.println("  the lock is not idle before the hold-back: " + describe(admin));
+        }
+    }
+
+    private static String describe(LockAdmin admin) {
+        try {
+            LockInfo info = admin.status(NAME);
+            return info.holderId().map(id -> "held by " + id).orElse("free") + ", " + info.waiters() + " waiting";
+        } catch (LockException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
+    }
+
+    /** Waits for the long jobs to end: {@link #FOLLOW_MS} after the failover, at most the lease. */
+    private void awaitLongJobsEnded() throws InterruptedException {
+        long by = System.nanoTime() + LEASE.toNanos();
+        while (inLongJob.get() > 0 && System.nanoTime() - by < 0) {
+            Thread.sleep(50);
+        }
+    }
+
+    /**
+     * Whether a job that started at {@code start} is done: a short job after {@link #SHORT_JOB_MS}; a long
+     * one (started while the replica was held back, or before the failover was known to be done)
+     * {@link #FOLLOW_MS} after the failover, so that it surely overlaps the other clients' following,
+     * however long the sentinels take, but never later than {@link #LEASE_MARGIN_MS} before its lease
+     * ends: the holder keeps a valid lease all along.
+     */
+    private boolean jobDone(long start, boolean longJob) {
+        long now = System.nanoTime();
+        if (!longJob) {
+            return now - start >= SHORT_JOB_MS * 1_000_000L;
+        }
+        long done = failoverDoneAt;
+        return (done != 0 && now - done >= FOLLOW_MS * 1_000_000L)
+                || now - start >= LEASE.toNanos() - LEASE_MARGIN_MS * 1_000_000L;
     }
 
     private void work(int id, DistributedLock lock, DemoHolds holds) {
         while (running) {
+            busy.incrementAndGet(); // before reading paused: once the hold-back sees busy == 0, no one starts
             if (paused) {
+                busy.decrementAndGet();
                 sleep(10);
                 continue;
             }
-            Optional<Lease> got;
             try {
-                // A fixed lease, as a ShedLock job or `dlock run` without renewal holds: the holder learns
-                // nothing until it ends. A watchdog-renewed lease would learn of the loss at its next
-                // renewal after the failover, which may come before or after another worker's acquire.
-                got = lock.tryAcquire(Duration.ofMillis(300), LEASE);
-            } catch (LockReplicationException e) {
-                holds.refused(e.getMessage());
-                sleep(100);
-                continue;
-            } catch (LockException e) {
-                holds.error(); // the master is away; the client follows the sentinels
-                sleep(100);
-                continue;
+                attempt(id, lock, holds);
+            } finally {
+                busy.decrementAndGet();
             }
-            if (got.isEmpty()) {
-                continue;
-            }
-            hold(id, got.get(), holds);
         }
     }
 
+    private void attempt(int id, DistributedLock lock, DemoHolds holds) {
+        Optional<Lease> got;
+        try {
+            // A fixed lease, as a ShedLock job or `dlock run` without renewal holds: the holder learns
+            // nothing until it ends. A watchdog-renewed lease would learn of the loss at its next
+            // renewal after the failover, which may come before or after another worker's acquire.
+            got = lock.tryAcquire(Duration.ofMillis(300), LEASE);
+        } catch (LockReplicationException e) {
+            holds.refused(e.getMessage());
+            sleep(100);
+            return;
+        } catch (LockException e) {
+            holds.error(); // the master is away; the client follows the sentinels
+            sleep(100);
+            return;
+        }
+        got.ifPresent(lease -> hold(id, lease, holds));
+    }
+
     private void hold(int id, Lease lease, DemoHolds holds) {
-        inJob.incrementAndGet();
+        boolean longJob = longJobs;
+        if (longJob) {
+            inLongJob.incrementAndGet();
+        }
         try {
             long start = System.nanoTime();
             AtomicLong lostAt = new AtomicLong();
             lease.onLost(e -> lostAt.compareAndSet(0, System.nanoTime()));
             holds.started(lease.fencingToken(), start);
             long value = holds.counter().read();
-            long jobEnd = start + jobMillis * 1_000_000L;
-            while (running && lease.isValid() && System.nanoTime() - jobEnd < 0) {
+            while (running && lease.isValid() && !jobDone(start, longJob)) {
                 sleep(10);
             }
             holds.counter().write(value + 1, lease.fencingToken()); // the fence, not the client, decides
@@ -243,7 +319,9 @@ final class FailoverDemo {
             }
             holds.ended(id, lease.fencingToken(), start, end);
         } finally {
-            inJob.decrementAndGet();
+            if (longJob) {
+                inLongJob.decrementAndGet();
+            }
         }
     }
 

@@ -27,9 +27,11 @@ final class DemoFailoverIT {
         Matcher row = TWO_HOLDERS.matcher(out);
         assertThat(row.find()).as(out).isTrue();
         assertThat(Long.parseLong(row.group(1)))
-                .as("without acknowledgement: two holders")
+                .as("without acknowledgement: two holders%n%s", demo)
                 .isPositive();
-        assertThat(Long.parseLong(row.group(2))).as("with replicaAcks(1)").isZero();
+        assertThat(Long.parseLong(row.group(2)))
+                .as("with replicaAcks(1)%n%s", demo)
+                .isZero();
         assertThat(out).contains("Verdict: PASS");
     }
 }
