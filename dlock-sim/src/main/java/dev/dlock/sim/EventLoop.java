@@ -88,7 +88,7 @@ public final class EventLoop {
     public boolean runUntil(BooleanSupplier done, long maxNanos) {
         long until = now + maxNanos;
         while (!done.getAsBoolean()) {
-            Event next = events.peek();
+            Event next = nextLive();
             if (next == null || next.due > until || !step()) {
                 return done.getAsBoolean();
             }
@@ -104,10 +104,19 @@ public final class EventLoop {
     public void runFor(long nanos) {
         long until = now + nanos;
         Event next;
-        while ((next = events.peek()) != null && next.due <= until) {
+        while ((next = nextLive()) != null && next.due <= until) {
             step();
         }
         now = Math.max(now, until);
+    }
+
+    /** The next event that is not cancelled, left in place; cancelled ones before it are dropped. */
+    private Event nextLive() {
+        Event next;
+        while ((next = events.peek()) != null && next.cancelled) {
+            events.poll();
+        }
+        return next;
     }
 
     /** One scheduled task. */
