@@ -64,6 +64,10 @@ public final class LoopNetwork implements SimNetwork {
     private final Map<Link, Long> lastToServer = new EnumMap<>(Link.class);
     private final Map<Link, Long> lastToClient = new EnumMap<>(Link.class);
     private final Map<Link, Long> stalledUntil = new EnumMap<>(Link.class);
+    private double replyLoss;
+    private double messageLoss;
+    private long lostReplies;
+    private long lostMessages;
 
     /**
      * @param loop the world
@@ -89,6 +93,42 @@ public final class LoopNetwork implements SimNetwork {
         stalledUntil.merge(link, loop.now() + nanos, Math::max);
     }
 
+    /**
+     * Loses a share of what comes back from now on: replies on the command link (the command ran; its reply never
+     * comes, as when the connection drops or the reply is later than the client waits, so its outcome is unknown to
+     * the client) and pub/sub messages (published while a pub/sub connection was down).
+     *
+     * @param replyChance the chance that one reply is lost
+     * @param messageChance the chance that one pub/sub message is lost
+     * @throws IllegalArgumentException unless both are in [0, 1]
+     */
+    public void lose(double replyChance, double messageChance) {
+        if (!(replyChance >= 0 && replyChance <= 1 && messageChance >= 0 && messageChance <= 1)) {
+            throw new IllegalArgumentException(
+                    "loss chances must be in [0, 1], were " + replyChance + " and " + messageChance);
+        }
+        this.replyLoss = replyChance;
+        this.messageLoss = messageChance;
+    }
+
+    /**
+     * How many replies this network lost.
+     *
+     * @return the count
+     */
+    public long lostReplies() {
+        return lostReplies;
+    }
+
+    /**
+     * How many pub/sub messages this network lost.
+     *
+     * @return the count
+     */
+    public long lostMessages() {
+        return lostMessages;
+    }
+
     @Override
     public void toServer(Link link, Runnable execute) {
         send(lastToServer, link, execute);
@@ -96,7 +136,20 @@ public final class LoopNetwork implements SimNetwork {
 
     @Override
     public void toClient(Link link, Runnable deliver) {
+        if (link == Link.COMMANDS && replyLoss > 0 && random.nextDouble() < replyLoss) {
+            lostReplies++;
+            return;
+        }
         send(lastToClient, link, deliver);
+    }
+
+    @Override
+    public void message(Runnable deliver) {
+        if (messageLoss > 0 && random.nextDouble() < messageLoss) {
+            lostMessages++;
+            return;
+        }
+        send(lastToClient, Link.PUBSUB, deliver);
     }
 
     private void send(Map<Link, Long> last, Link link, Runnable action) {

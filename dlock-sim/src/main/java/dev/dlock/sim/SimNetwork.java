@@ -38,6 +38,17 @@ public interface SimNetwork {
     void toClient(Link link, Runnable deliver);
 
     /**
+     * Carries a pub/sub message (not a subscription's confirmation) to the client; by default as {@link #toClient}
+     * on the pub/sub link. A network may lose it, as a pub/sub connection that drops and is restored loses what was
+     * published meanwhile.
+     *
+     * @param deliver hands it to the client's message listener
+     */
+    default void message(Runnable deliver) {
+        toClient(Link.PUBSUB, deliver);
+    }
+
+    /**
      * A network without delay: every action runs at once, in the order sent. An action sent while another runs (a
      * reply's callback that sends the next command) runs right after it, not inside it, so call chains do not nest.
      * Its actions run under its lock, one at a time: meant for a driver on one thread.

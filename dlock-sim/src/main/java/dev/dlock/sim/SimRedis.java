@@ -3,6 +3,7 @@ package dev.dlock.sim;
 import dev.dlock.spi.RedisReplyException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -113,6 +114,19 @@ public final class SimRedis {
         }
         flushMessages();
         return toClient(reply, true);
+    }
+
+    /**
+     * The live keys (expired ones are dropped first), sorted: for checks of what a run left behind.
+     *
+     * @return the key names
+     */
+    public List<String> keys() {
+        keys.dropExpired();
+        List<String> out = new ArrayList<>();
+        keys.rawKeys().forEach(out::add);
+        Collections.sort(out);
+        return out;
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.dlock.LockConnectionException;
 import dev.dlock.spi.RedisReplyException;
 import dev.dlock.spi.Script;
 import dev.dlock.spi.Transport;
+import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
@@ -33,6 +34,8 @@ public final class SimTransport implements Transport {
     private final SimRedis server;
     private final SimNetwork network;
     private final boolean sharded;
+    private final EventLoop loop; // for command timeouts; null: none
+    private final long timeoutNanos;
     private final Set<String> subscribed = new LinkedHashSet<>(); // guarded by this
     private volatile BiConsumer<String, String> listener = (channel, message) -> {};
     private PubSubConnection pubSub; // guarded by this
@@ -46,10 +49,43 @@ public final class SimTransport implements Transport {
      * @param sharded whether subscriptions use sharded pub/sub ({@link #shardedPubSub()})
      */
     public SimTransport(SimRedis server, SimNetwork network, boolean sharded) {
+        this(server, network, sharded, null, Duration.ZERO);
+    }
+
+    /**
+     * Creates a transport whose commands, subscriptions and unsubscriptions fail with a {@link
+     * LockConnectionException} when their answer has not arrived {@code commandTimeout} after they were sent, as the
+     * real transports' do: the command may have run (its reply lost or late), so its outcome is unknown.
+     *
+     * @param server the server
+     * @param network the network between this client and the server
+     * @param sharded whether subscriptions use sharded pub/sub ({@link #shardedPubSub()})
+     * @param loop the world whose time the timeouts run on
+     * @param commandTimeout how long an answer may take
+     * @throws IllegalArgumentException if {@code commandTimeout} is not positive
+     */
+    public SimTransport(SimRedis server, SimNetwork network, boolean sharded, EventLoop loop, Duration commandTimeout) {
         this.server = Objects.requireNonNull(server, "server");
         this.network = Objects.requireNonNull(network, "network");
         this.sharded = sharded;
+        this.loop = loop;
+        this.timeoutNanos = commandTimeout.toNanos();
+        if (loop != null && timeoutNanos <= 0) {
+            throw new IllegalArgumentException("commandTimeout must be positive, was " + commandTimeout);
+        }
         server.addRestartListener(this::reconnectPubSub);
+    }
+
+    /** Fails {@code future} if it is still pending after the command timeout. */
+    private <T> CompletableFuture<T> timed(CompletableFuture<T> future) {
+        if (loop != null && !future.isDone()) {
+            EventLoop.Event timeout = loop.after(
+                    timeoutNanos,
+                    () -> future.completeExceptionally(new LockConnectionException(
+                            URI, "Redis did not answer in time (" + Duration.ofNanos(timeoutNanos) + ")", null)));
+            future.whenComplete((v, e) -> timeout.cancel());
+        }
+        return future;
     }
 
     /**
@@ -68,7 +104,7 @@ public final class SimTransport implements Transport {
             return future;
         }
         send(script, keys, args, false, future);
-        return future;
+        return timed(future);
     }
 
     private void send(Script script, String[] keys, String[] args, boolean asSource, CompletableFuture<Object> f) {
@@ -122,7 +158,7 @@ public final class SimTransport implements Transport {
             }
             network.toClient(SimNetwork.Link.PUBSUB, () -> future.complete(null));
         });
-        return future;
+        return timed(future);
     }
 
     @Override
@@ -138,7 +174,7 @@ public final class SimTransport implements Transport {
             }
             network.toClient(SimNetwork.Link.PUBSUB, () -> future.complete(null));
         });
-        return future;
+        return timed(future);
     }
 
     @Override
@@ -165,8 +201,8 @@ public final class SimTransport implements Transport {
     /** The open pub/sub connection, opened on first use. */
     private PubSubConnection connection() {
         if (pubSub == null || !pubSub.isOpen()) {
-            pubSub = server.connectPubSub((channel, message) ->
-                    network.toClient(SimNetwork.Link.PUBSUB, () -> listener.accept(channel, message)));
+            pubSub = server.connectPubSub(
+                    (channel, message) -> network.message(() -> listener.accept(channel, message)));
         }
         return pubSub;
     }

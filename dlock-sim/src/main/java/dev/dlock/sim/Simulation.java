@@ -3,13 +3,13 @@ package dev.dlock.sim;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockException;
+import dev.dlock.sim.HoldBook.Hold;
+import dev.dlock.sim.HoldBook.Kind;
 import dev.dlock.spi.Transport;
 import dev.dlock.spi.TransportConfig;
 import dev.dlock.spi.TransportFactory;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -24,7 +24,10 @@ import java.util.concurrent.CompletionException;
  * locks and semaphore permits through the asynchronous API, give up waits, and hold past several leases. After every
  * step (one delivered command, reply or message, or one fired timer) the holds are checked against what may overlap,
  * each by its holder's own view ({@code Lease.isValid()}); each new hold's fencing token against those it excludes.
- * The first violation ends the run. A run is a function of its {@link Config}: its trace hash repeats with the seed.
+ * The network also loses replies (the command ran; the client times out) and pub/sub messages. The first violation
+ * ends the run; without one, the run ends quiescent: faults healed, callers gone, clients closed, and nothing left on
+ * the server but what outlives a lock by design ({@link Leftovers}). A run is a function of its {@link Config}: its
+ * trace hash repeats with the seed.
  *
  * <p>Not thread-safe: a run is one thread's.
  */
@@ -32,6 +35,13 @@ public final class Simulation {
     private static final long MS = 1_000_000;
     private static final String CONTROL = "dlock.unsafe.control";
     private static final long EPOCH_MS = 1_767_225_600_000L; // 2026-01-01, the simulated server's clock at start
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+    /**
+     * How late past its wait an acquire may complete: the command in flight at its deadline, the last try that leaves
+     * the queue, and a release of a hold it took meanwhile, each bounded by the command timeout; and a little for the
+     * callback executor.
+     */
+    private static final long ACQUIRE_SLACK = 3 * COMMAND_TIMEOUT.toNanos() + 200 * MS;
 
     /**
      * What one run does.
@@ -45,6 +55,8 @@ public final class Simulation {
      * @param leaseMillis the clients' lease time
      * @param maxDelayMillis the longest ordinary one-way network delay
      * @param spikeDelayMillis the longest delay of a rare spike, past a lease
+     * @param replyLoss the chance that a command's reply never comes (the command ran; the client times out)
+     * @param messageLoss the chance that a pub/sub message (a grant, a wake-up) never comes
      * @param control the negative control its clients run with ({@code dlock.unsafe.control}), or empty
      */
     public record Config(
@@ -57,17 +69,19 @@ public final class Simulation {
             long leaseMillis,
             long maxDelayMillis,
             long spikeDelayMillis,
+            double replyLoss,
+            double messageLoss,
             String control) {
         /**
          * The defaults for a seed: 3 clients of 4 callers over 3 names of each kind, 3 permits, 1 s leases, delays up
-         * to 20 ms with spikes up to 1.5 s.
+         * to 20 ms with spikes up to 1.5 s, one reply in 1,000 and one pub/sub message in 100 lost.
          *
          * @param seed the seed
          * @param steps the steps
          * @return the config
          */
         public static Config of(long seed, long steps) {
-            return new Config(seed, steps, 3, 4, 3, 3, 1000, 20, 1500, "");
+            return new Config(seed, steps, 3, 4, 3, 3, 1000, 20, 1500, 0.001, 0.01, "");
         }
 
         /**
@@ -87,6 +101,8 @@ public final class Simulation {
                     leaseMillis,
                     maxDelayMillis,
                     spikeDelayMillis,
+                    replyLoss,
+                    messageLoss,
                     name);
         }
     }
@@ -100,8 +116,20 @@ public final class Simulation {
      * @param holds the holds taken
      * @param violation the first violation, or null
      * @param traceHash a hash of everything the callers observed, step by step
+     * @param lostReplies the replies the network lost (each an outcome unknown to its client)
+     * @param lostMessages the pub/sub messages the network lost
+     * @param maxLateMillis how far past its wait the latest acquire completed
      */
-    public record Result(Config config, long steps, long simulatedNanos, long holds, String violation, long traceHash) {
+    public record Result(
+            Config config,
+            long steps,
+            long simulatedNanos,
+            long holds,
+            String violation,
+            long traceHash,
+            long lostReplies,
+            long lostMessages,
+            long maxLateMillis) {
         /**
          * The one-line command that replays this run.
          *
@@ -115,30 +143,16 @@ public final class Simulation {
         }
     }
 
-    /** The kinds of hold the callers take. */
-    enum Kind {
-        MUTEX,
-        MULTI,
-        READ,
-        WRITE,
-        PERMIT;
-
-        boolean shared() {
-            return this == READ || this == PERMIT;
-        }
-    }
-
-    /** One hold of one name, as its caller has it (a multi-lock's lease is one per name, of kind MUTEX). */
-    private record Hold(Kind kind, String name, long token, Lease lease, int caller) {}
-
     private final Config config;
     private final SplittableRandom random;
     private final EventLoop loop = new EventLoop();
     private final SimRedis server = new SimRedis(() -> EPOCH_MS + loop.now() / MS);
     private final List<LockClient> clients = new ArrayList<>();
-    private final Map<String, List<Hold>> held = new LinkedHashMap<>();
-    private final Map<String, Long> maxToken = new HashMap<>(); // of any valid hold of the name
-    private final Map<String, Long> maxExclusiveToken = new HashMap<>();
+    private final List<LoopNetwork> networks = new ArrayList<>();
+    private boolean draining; // the run's steps are done: callers start nothing new, faults heal
+    private int acquiring; // acquires started and not completed
+    private long maxLate; // how far past its wait the latest acquire completed
+    private final HoldBook book;
     private long holds;
     private long hash = 0xcbf29ce484222325L;
     private String violation;
@@ -146,6 +160,7 @@ public final class Simulation {
     private Simulation(Config config) {
         this.config = config;
         this.random = new SplittableRandom(config.seed());
+        this.book = new HoldBook(server, config.permits());
     }
 
     /**
@@ -182,7 +197,49 @@ public final class Simulation {
         while (violation == null && loop.steps() < config.steps() && loop.step()) {
             check();
         }
-        return new Result(config, loop.steps(), loop.now(), holds, violation, hash);
+        long steps = loop.steps();
+        long simulated = loop.now();
+        if (violation == null) {
+            drain();
+        }
+        long replies = networks.stream().mapToLong(LoopNetwork::lostReplies).sum();
+        long messages = networks.stream().mapToLong(LoopNetwork::lostMessages).sum();
+        return new Result(config, steps, simulated, holds, violation, hash, replies, messages, maxLate / MS);
+    }
+
+    /**
+     * Quiescence: the faults heal, the callers start nothing new and give back what they hold, the clients close.
+     * Every acquire must have completed, every close too, and the server must hold nothing of theirs but the keys
+     * that outlive a lock by design ({@link Leftovers}).
+     */
+    private void drain() {
+        draining = true;
+        for (LoopNetwork network : networks) {
+            network.lose(0, 0);
+        }
+        long bound = 3 * config.leaseMillis() * MS + 3000 * MS + ACQUIRE_SLACK; // the longest hold, wait and slack
+        loop.runUntil(() -> violation != null || (acquiring == 0 && book.isEmpty()), bound);
+        if (violation != null) {
+            return;
+        }
+        if (acquiring > 0) {
+            violation("quiescence: " + acquiring + " acquires still pending " + bound / MS + " ms after the last step");
+            return;
+        }
+        List<CompletableFuture<Void>> closes = new ArrayList<>();
+        for (LockClient client : clients) {
+            closes.add(client.closeAsync());
+        }
+        CompletableFuture<Void> closed = CompletableFuture.allOf(closes.toArray(new CompletableFuture<?>[0]));
+        if (!loop.runUntil(closed::isDone, 2 * COMMAND_TIMEOUT.toNanos() + 1000 * MS)) {
+            violation("quiescence: the clients' closeAsync did not complete");
+            return;
+        }
+        loop.runFor(6_000 * MS); // queue entries live at most 5 s, leases 1 s: what is left now stays
+        String left = Leftovers.unexpected(server);
+        if (left != null) {
+            violation("quiescence: " + left);
+        }
     }
 
     private LockClient newClient(int index) {
@@ -194,7 +251,9 @@ public final class Simulation {
                 own.split(),
                 new LoopNetwork.Delays(50_000, max, 0.002, spike),
                 new LoopNetwork.Delays(50_000, max, 0.1, spike)); // grants late more often than replies
-        SimTransport transport = new SimTransport(server, network, false);
+        network.lose(config.replyLoss(), config.messageLoss());
+        networks.add(network);
+        SimTransport transport = new SimTransport(server, network, false, loop, COMMAND_TIMEOUT);
         stalls(network, own.split());
         String id = String.format(Locale.ROOT, "sim%05d-%08x", index, own.nextInt());
         SimClientRuntime runtime =
@@ -208,7 +267,7 @@ public final class Simulation {
                     }
                 })
                 .leaseTime(Duration.ofMillis(config.leaseMillis()))
-                .commandTimeout(Duration.ofSeconds(2))
+                .commandTimeout(COMMAND_TIMEOUT)
                 .runtime(runtime)
                 .build();
     }
@@ -220,6 +279,9 @@ public final class Simulation {
     private void stalls(LoopNetwork network, SplittableRandom own) {
         long gap = own.nextLong(1, 20_000) * MS;
         loop.after(gap, () -> {
+            if (draining) {
+                return;
+            }
             long stall = own.nextLong(0, 2 * config.leaseMillis()) * MS;
             long lag = own.nextBoolean() ? 0 : own.nextLong(0, config.leaseMillis()) * MS;
             network.stall(SimNetwork.Link.COMMANDS, stall);
@@ -238,6 +300,9 @@ public final class Simulation {
 
     /** The caller's next operation, after a short think. */
     private void next(int caller, LockClient client) {
+        if (draining) {
+            return;
+        }
         Kind kind = Kind.values()[random.nextInt(Kind.values().length)];
         int n = config.namesPerKind();
         String name = switch (kind) {
@@ -260,7 +325,18 @@ public final class Simulation {
             loop.after(random.nextLong(0, 200 * MS), () -> a.cancel(true));
         }
         String label = kind == Kind.MULTI ? name + "+" + other : name;
-        acquire.whenComplete((lease, error) -> taken(caller, client, kind, label, lease, error));
+        long started = loop.now();
+        acquiring++;
+        acquire.whenComplete((lease, error) -> {
+            acquiring--;
+            long late = loop.now() - started - wait.toNanos();
+            maxLate = Math.max(maxLate, late);
+            if (late > ACQUIRE_SLACK) {
+                violation("caller " + caller + "'s " + kind + " acquire of " + label + " with a wait of "
+                        + wait.toMillis() + " ms completed " + late / MS + " ms past it");
+            }
+            taken(caller, client, kind, label, lease, error);
+        });
     }
 
     private void taken(int caller, LockClient client, Kind kind, String label, Lease lease, Throwable error) {
@@ -292,20 +368,11 @@ public final class Simulation {
             String name = part.getKey();
             long token = part.getValue();
             observe(caller, 5, token);
-            if (lease.isValid()) {
-                long before =
-                        each.shared() ? maxExclusiveToken.getOrDefault(name, 0L) : maxToken.getOrDefault(name, 0L);
-                if (each != Kind.PERMIT && token <= before) {
-                    violation("a " + kind + " hold of " + name + " took token " + token
-                            + " after a conflicting hold had " + before);
-                }
-                maxToken.merge(name, token, Math::max);
-                if (!each.shared()) {
-                    maxExclusiveToken.merge(name, token, Math::max);
-                }
-            }
             Hold hold = new Hold(each, name, token, lease, caller);
-            held.computeIfAbsent(name, k -> new ArrayList<>()).add(hold);
+            String wrong = book.taken(hold);
+            if (wrong != null) {
+                violation(wrong);
+            }
             taken.add(hold);
         }
         long holdFor = random.nextInt(4) == 0
@@ -316,7 +383,7 @@ public final class Simulation {
 
     private void release(int caller, LockClient client, Lease lease, List<Hold> taken) {
         for (Hold h : taken) {
-            held.get(h.name()).remove(h);
+            book.released(h);
         }
         lease.releaseAsync().whenComplete((v, error) -> {
             observe(caller, 6, error == null ? 0 : 1);
@@ -327,57 +394,10 @@ public final class Simulation {
 
     /** Checks every name's holds that their holders believe valid. */
     private void check() {
-        for (Map.Entry<String, List<Hold>> e : held.entrySet()) {
-            int valid = 0;
-            int exclusive = 0;
-            for (Hold h : e.getValue()) {
-                if (h.lease().isValid()) {
-                    valid++;
-                    if (!h.kind().shared()) {
-                        exclusive++;
-                    }
-                    String server = serverSide(h);
-                    if (server != null) {
-                        violation("caller " + h.caller() + " believes its " + h.kind() + " hold of " + h.name()
-                                + " (token " + h.token() + ") valid for "
-                                + h.lease().remaining().toMillis() + " ms more, but " + server);
-                        return;
-                    }
-                }
-            }
-            if (valid == 0) {
-                continue;
-            }
-            Kind kind = e.getValue().get(0).kind();
-            if (kind == Kind.PERMIT ? valid > config.permits() : exclusive > 0 && valid > 1) {
-                violation(valid + " valid holds of " + e.getKey() + " at once (" + exclusive + " exclusive): "
-                        + e.getValue());
-                return;
-            }
+        String wrong = book.check(EPOCH_MS + loop.now() / MS);
+        if (wrong != null) {
+            violation(wrong);
         }
-    }
-
-    /** Null if the server holds {@code h} for its holder, or what the server has instead. */
-    private String serverSide(Hold h) {
-        long token = h.token();
-        if (h.kind() == Kind.MUTEX) {
-            Object held = server.call("HGET", "dlock:{" + h.name() + "}", "token");
-            return held != null && Long.parseLong(held.toString()) == token
-                    ? null
-                    : "the server's lock has token " + held;
-        }
-        Object all = server.call("HGETALL", "dlock:{" + h.name() + "}:holds");
-        List<?> fields = all instanceof List<?> l ? l : List.of();
-        long nowMs = EPOCH_MS + loop.now() / MS;
-        for (int i = 1; i < fields.size(); i += 2) {
-            String[] entry = fields.get(i).toString().split(" ");
-            if (entry.length >= 3 && Long.parseLong(entry[1]) == token) {
-                return Long.parseLong(entry[2]) > nowMs
-                        ? null
-                        : "the server's holder entry expired at " + entry[2] + " (now " + nowMs + ")";
-            }
-        }
-        return "the server has no holder with its token among " + fields;
     }
 
     private void violation(String what) {

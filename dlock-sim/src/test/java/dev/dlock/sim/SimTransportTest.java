@@ -129,4 +129,31 @@ final class SimTransportTest {
                 .transport(config -> new SimTransport(server))
                 .build();
     }
+
+    @Test
+    void aLostReply_failsTheCommandAfterTheTimeout_althoughItRan() {
+        EventLoop loop = new EventLoop();
+        SimRedis server = new SimRedis(() -> 1_000_000L + loop.now() / 1_000_000);
+        LoopNetwork network = new LoopNetwork(
+                loop,
+                new java.util.SplittableRandom(1),
+                LoopNetwork.Delays.between(1_000_000, 1_000_000),
+                LoopNetwork.Delays.between(1_000_000, 1_000_000));
+        SimTransport transport = new SimTransport(server, network, false, loop, Duration.ofSeconds(2));
+        Script set = Script.of("s", "return redis.call('INCR', KEYS[1])", Script.Reply.INTEGER);
+        CompletableFuture<Object> answered = transport.eval(set, new String[] {"k"}, new String[0]);
+        loop.runUntil(answered::isDone, Duration.ofSeconds(1).toNanos());
+        assertThat(answered).isCompletedWithValue(1L);
+
+        network.lose(1, 0);
+        CompletableFuture<Object> lost = transport.eval(set, new String[] {"k"}, new String[0]);
+        loop.runFor(Duration.ofMillis(1_999).toNanos());
+        assertThat(lost).as("no answer yet, and no timeout before 2 s").isNotDone();
+        assertThat(server.call("GET", "k")).as("the command ran").isEqualTo("2");
+        loop.runFor(Duration.ofMillis(2).toNanos());
+        assertThatThrownBy(lost::join)
+                .hasCauseInstanceOf(dev.dlock.LockConnectionException.class)
+                .hasMessageContaining("did not answer in time (PT2S)");
+        assertThat(network.lostReplies()).isEqualTo(1);
+    }
 }

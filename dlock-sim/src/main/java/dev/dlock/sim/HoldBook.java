@@ -1,0 +1,140 @@
+package dev.dlock.sim;
+
+import dev.dlock.Lease;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The holds a {@link Simulation}'s callers have, as they have them, and the invariants over them: no two holds of a
+ * name that exclude each other valid at once by their holders' own view, permits never over the count, each hold a
+ * holder believes valid held on the server, and a new hold's fencing token above every valid hold it excludes.
+ * Not thread-safe: a run is one thread's.
+ */
+final class HoldBook {
+    /** The kinds of hold the callers take. */
+    enum Kind {
+        MUTEX,
+        MULTI,
+        READ,
+        WRITE,
+        PERMIT;
+
+        boolean shared() {
+            return this == READ || this == PERMIT;
+        }
+    }
+
+    /** One hold of one name, as its caller has it (a multi-lock's lease is one per name, of kind MUTEX). */
+    record Hold(Kind kind, String name, long token, Lease lease, int caller) {}
+
+    private final SimRedis server;
+    private final int permits;
+    private final Map<String, List<Hold>> held = new LinkedHashMap<>();
+    private final Map<String, Long> maxToken = new HashMap<>(); // of any valid hold of the name
+    private final Map<String, Long> maxExclusiveToken = new HashMap<>();
+
+    /**
+     * @param server the server the holds are taken on
+     * @param permits the semaphores' permits
+     */
+    HoldBook(SimRedis server, int permits) {
+        this.server = server;
+        this.permits = permits;
+    }
+
+    /**
+     * Records one name's hold just taken and checks its fencing token against the valid holds it excludes.
+     *
+     * @return the violation, or null
+     */
+    String taken(Hold hold) {
+        String violation = null;
+        if (hold.lease().isValid()) {
+            String name = hold.name();
+            long token = hold.token();
+            boolean shared = hold.kind().shared();
+            long before = shared ? maxExclusiveToken.getOrDefault(name, 0L) : maxToken.getOrDefault(name, 0L);
+            if (hold.kind() != Kind.PERMIT && token <= before) {
+                violation = "a " + hold.kind() + " hold of " + name + " took token " + token
+                        + " after a conflicting hold had " + before;
+            }
+            maxToken.merge(name, token, Math::max);
+            if (!shared) {
+                maxExclusiveToken.merge(name, token, Math::max);
+            }
+        }
+        held.computeIfAbsent(hold.name(), k -> new ArrayList<>()).add(hold);
+        return violation;
+    }
+
+    /** Forgets a hold its caller gives back. */
+    void released(Hold hold) {
+        held.get(hold.name()).remove(hold);
+    }
+
+    /** Whether no caller has a hold. */
+    boolean isEmpty() {
+        return held.values().stream().allMatch(List::isEmpty);
+    }
+
+    /**
+     * Checks every name's holds that their holders believe valid.
+     *
+     * @param nowMs the server's clock
+     * @return the first violation, or null
+     */
+    String check(long nowMs) {
+        for (Map.Entry<String, List<Hold>> e : held.entrySet()) {
+            int valid = 0;
+            int exclusive = 0;
+            for (Hold h : e.getValue()) {
+                if (h.lease().isValid()) {
+                    valid++;
+                    if (!h.kind().shared()) {
+                        exclusive++;
+                    }
+                    String server = serverSide(h, nowMs);
+                    if (server != null) {
+                        return "caller " + h.caller() + " believes its " + h.kind() + " hold of " + h.name()
+                                + " (token " + h.token() + ") valid for "
+                                + h.lease().remaining().toMillis() + " ms more, but " + server;
+                    }
+                }
+            }
+            if (valid == 0) {
+                continue;
+            }
+            Kind kind = e.getValue().get(0).kind();
+            if (kind == Kind.PERMIT ? valid > permits : exclusive > 0 && valid > 1) {
+                return valid + " valid holds of " + e.getKey() + " at once (" + exclusive + " exclusive): "
+                        + e.getValue();
+            }
+        }
+        return null;
+    }
+
+    /** Null if the server holds {@code h} for its holder, or what the server has instead. */
+    private String serverSide(Hold h, long nowMs) {
+        long token = h.token();
+        if (h.kind() == Kind.MUTEX) {
+            Object lock = server.call("HGET", "dlock:{" + h.name() + "}", "token");
+            return lock != null && Long.parseLong(lock.toString()) == token
+                    ? null
+                    : "the server's lock has token " + lock;
+        }
+        Object all = server.call("HGETALL", "dlock:{" + h.name() + "}:holds");
+        List<?> fields = all instanceof List<?> l ? l : List.of();
+        for (int i = 1; i < fields.size(); i += 2) {
+            String[] entry = fields.get(i).toString().split(" ");
+            if (entry.length >= 3 && Long.parseLong(entry[1]) == token) {
+                return Long.parseLong(entry[2]) > nowMs
+                        ? null
+                        : "the server's holder entry expired at " + entry[2] + " (now " + nowMs + ")";
+            }
+        }
+        return "the server has no holder with its token among " + fields;
+    }
+}

@@ -1,0 +1,43 @@
+package dev.dlock.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * What a quiescent run may leave on its server (docs/lock-family.md, "Keys"): a name's fencing counter ({@code
+ * …:fence}) and a shared lock's record ({@code semaphore <created> <capacity>} or {@code rw …}), both strings that
+ * expire within 7 days. Anything else (a hold, a queue, a record that never expires) is a leak. Not thread-safe.
+ */
+final class Leftovers {
+    private static final long SEVEN_DAYS_MS = 7 * 24 * 3600 * 1000L;
+    private static final Pattern RECORD = Pattern.compile("(semaphore|rw) \\d+ \\d+");
+
+    private Leftovers() {}
+
+    /**
+     * What the server holds that it should not once every caller is gone and every entry had time to expire.
+     *
+     * @param server the run's server
+     * @return the unexpected keys, described, or null if there are none
+     */
+    static String unexpected(SimRedis server) {
+        List<String> out = new ArrayList<>();
+        for (String key : server.keys()) {
+            Object t = server.call("TYPE", key);
+            String type = t instanceof StatusReply status ? status.text() : String.valueOf(t);
+            long ttl = (Long) server.call("PTTL", key);
+            boolean expires = ttl > 0 && ttl <= SEVEN_DAYS_MS;
+            if (type.equals("string") && expires) {
+                String value = String.valueOf(server.call("GET", key));
+                if (key.endsWith(":fence")
+                        ? value.matches("\\d+")
+                        : RECORD.matcher(value).matches()) {
+                    continue;
+                }
+            }
+            out.add(key + " (" + type + ", pttl " + ttl + " ms)");
+        }
+        return out.isEmpty() ? null : "left on the server: " + String.join(", ", out);
+    }
+}

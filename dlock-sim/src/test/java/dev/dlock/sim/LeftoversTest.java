@@ -1,0 +1,33 @@
+package dev.dlock.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The quiescence check's allowance: fencing counters and shared records that expire; nothing else. */
+final class LeftoversTest {
+    private final SimRedis server = new SimRedis(() -> 1_000_000L);
+
+    @Test
+    void fencingCountersAndExpiringRecords_areAllowed() {
+        server.call("SET", "dlock:{m0}:fence", "17", "PX", "604800000");
+        server.call("SET", "dlock:{p0}", "semaphore 3 3", "PX", "604800000");
+        server.call("SET", "dlock:{rw0}", "rw 1000000 1000000", "PX", "1000");
+        assertThat(Leftovers.unexpected(server)).isNull();
+    }
+
+    @Test
+    void aHold_aQueue_orARecordThatNeverExpires_isReported() {
+        server.call("SET", "dlock:{p0}", "semaphore 3 3"); // no expiry
+        server.call("HSET", "dlock:{m0}", "owner", "c1:lease-1", "token", "5");
+        server.call("PEXPIRE", "dlock:{m0}", "1000");
+        server.call("ZADD", "dlock:{m1}:q", "1", "c2:lease-9");
+        server.call("PEXPIRE", "dlock:{m1}:q", "5000");
+        server.call("SET", "dlock:{m2}:fence", "not a number", "PX", "1000");
+        assertThat(Leftovers.unexpected(server))
+                .contains("dlock:{p0} (string, pttl -1 ms)")
+                .contains("dlock:{m0} (hash")
+                .contains("dlock:{m1}:q (zset")
+                .contains("dlock:{m2}:fence (string");
+    }
+}
