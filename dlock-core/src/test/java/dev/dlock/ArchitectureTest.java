@@ -175,8 +175,9 @@ final class ArchitectureTest {
     /**
      * Every clock, timer and thread pool of a client comes from its {@code LockRuntime} (issue 25, point 4): no other
      * internal class reads {@code System.nanoTime()} or {@code currentTimeMillis()}, makes a {@code Thread}, an
-     * executor of {@code java.util.concurrent} or calls {@code Executors}, so a test that injects a manual clock and
-     * a timer has all of the client's time in hand.
+     * executor of {@code java.util.concurrent} or calls {@code Executors}, and none draws random numbers but from
+     * the runtime ({@code ThreadLocalRandom}, {@code Math.random}, a {@code Random} of its own), so a test that
+     * injects a manual clock, a timer and a seeded generator has all of the client's time and chance in hand.
      */
     @Test
     void internalClasses_takeTimeAndThreadsOnlyFromTheRuntime() {
@@ -192,6 +193,8 @@ final class ArchitectureTest {
                 if ((owner.equals(System.class.getName())
                                 && (name.equals("nanoTime") || name.equals("currentTimeMillis")))
                         || owner.equals(java.util.concurrent.Executors.class.getName())
+                        || owner.equals(java.util.concurrent.ThreadLocalRandom.class.getName())
+                        || (owner.equals(Math.class.getName()) && name.equals("random"))
                         || (owner.equals(CompletableFuture.class.getName()) && onJdkTimeOrPool(call))) {
                     violations.add(call.getDescription());
                 }
@@ -199,6 +202,8 @@ final class ArchitectureTest {
             c.getConstructorCallsFromSelf().forEach(call -> {
                 String owner = call.getTargetOwner().getName();
                 if (owner.equals(Thread.class.getName())
+                        || owner.equals(java.util.Random.class.getName())
+                        || owner.equals(java.util.SplittableRandom.class.getName())
                         || owner.equals(java.util.concurrent.ThreadPoolExecutor.class.getName())
                         || owner.equals(java.util.concurrent.ScheduledThreadPoolExecutor.class.getName())
                         || owner.equals(java.util.concurrent.ForkJoinPool.class.getName())) {

@@ -3,6 +3,8 @@ package dev.dlock.spi;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
 
 /**
  * Where a client's time and threads come from: the clock every deadline and lease validity is read on,
@@ -58,5 +60,16 @@ public interface ClientRuntime {
      */
     default String newClientId() {
         return UUID.randomUUID().toString();
+    }
+
+    /**
+     * The source of the client's random choices (the jitter of Redlock's retry back-off), asked each time one is
+     * made, on whatever thread makes it. By default the calling thread's {@link ThreadLocalRandom}; a simulation
+     * gives a generator seeded from its run, so that one seed repeats one run.
+     *
+     * @return a random generator for the calling thread
+     */
+    default RandomGenerator random() {
+        return ThreadLocalRandom.current();
     }
 }

@@ -4,7 +4,6 @@ import dev.dlock.LockConnectionException;
 import dev.dlock.LockListener;
 import dev.dlock.internal.util.Validity;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -129,7 +128,7 @@ final class RedlockAcquirer {
             long cap = Math.min(
                     TimeUnit.MILLISECONDS.toNanos(250),
                     Math.max(TimeUnit.MILLISECONDS.toNanos(20), leaseMillis * 100_000L));
-            long delay = ThreadLocalRandom.current().nextLong(backoff / 2, backoff + 1);
+            long delay = ctx.runtime().random().nextLong(backoff / 2, backoff + 1);
             if (outcome.freeInNanos() > 0) {
                 delay = Math.min(delay, outcome.freeInNanos());
             }

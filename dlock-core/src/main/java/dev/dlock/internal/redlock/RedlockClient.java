@@ -20,9 +20,11 @@ import dev.dlock.internal.util.Owners;
 import dev.dlock.internal.util.ThreadHolds;
 import dev.dlock.internal.util.Ticker;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -40,6 +42,8 @@ public final class RedlockClient implements LockClient {
     private final int maxNameLength;
     private final ThreadHolds holds = new ThreadHolds(); // of its locks and its multi-locks
     private final ClientClose closing;
+    private static final Comparator<RedlockLease> BY_NAME_AND_OWNER =
+            Comparator.comparing(RedlockLease::lockName).thenComparing(RedlockLease::owner);
 
     private RedlockClient(RedlockNodes nodes, ClientOptions options, Owners owners, LockRuntime runtime) {
         Lifecycle lifecycle = new Lifecycle(nodes.maskedUris());
@@ -48,12 +52,13 @@ public final class RedlockClient implements LockClient {
                 nodes,
                 runtime.ticker(),
                 timer,
+                runtime,
                 Callbacks.on(options.callbackExecutor(), runtime, owners.clientId(), lifecycle),
                 Events.of(options.listeners()),
                 lifecycle,
                 owners,
                 ConcurrentHashMap.newKeySet(),
-                ConcurrentHashMap.newKeySet(),
+                new ConcurrentLinkedQueue<>(), // in the order they began, for the close
                 options.leaseTime().toMillis());
         Controls controls = options.controls();
         if (controls.any()) {
@@ -180,7 +185,7 @@ public final class RedlockClient implements LockClient {
 
     /** One watchdog round: every watchdog-renewed lease is renewed on every node, all at once. */
     void watchdogTick() {
-        for (RedlockLease lease : ctx.held()) {
+        for (RedlockLease lease : held()) {
             if (lease.isWatchdogRenewed()) {
                 lease.renew().exceptionally(e -> {
                     Log.LOG.log(
@@ -189,6 +194,16 @@ public final class RedlockClient implements LockClient {
                 });
             }
         }
+    }
+
+    /**
+     * The leases held now, by name and owner id: one order whatever the JVM's identity hashes (the set's own
+     * order), so that a client on a simulated runtime repeats its run.
+     */
+    private List<RedlockLease> held() {
+        List<RedlockLease> leases = new ArrayList<>(ctx.held());
+        leases.sort(BY_NAME_AND_OWNER);
+        return leases;
     }
 
     @Override
@@ -208,7 +223,7 @@ public final class RedlockClient implements LockClient {
             wait.cancel(false);
         }
         List<CompletableFuture<?>> releases = new ArrayList<>();
-        for (RedlockLease lease : ctx.held()) {
+        for (RedlockLease lease : held()) {
             releases.add(lease.releaseForClose());
         }
         holds.clear();

@@ -12,6 +12,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.random.RandomGenerator;
 
 /**
  * Where one client's time and threads come from: its clock, its timer (watchdog rounds, wait timeouts and refreshes,
@@ -85,6 +86,11 @@ public final class LockRuntime {
     /** The client's timer. */
     public ScheduledExecutorService timer() {
         return timer;
+    }
+
+    /** The source of the client's random choices, for the calling thread ({@link ClientRuntime#random()}). */
+    public RandomGenerator random() {
+        return source.random();
     }
 
     /**
