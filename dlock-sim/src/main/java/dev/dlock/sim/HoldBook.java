@@ -20,7 +20,8 @@ final class HoldBook {
         MULTI,
         READ,
         WRITE,
-        PERMIT;
+        PERMIT,
+        REDLOCK;
 
         boolean shared() {
             return this == READ || this == PERMIT;
@@ -32,6 +33,7 @@ final class HoldBook {
 
     private final SimRedis server;
     private final int permits;
+    private final List<SimRedis> nodes; // Redlock's
     private final Map<String, List<Hold>> held = new LinkedHashMap<>();
     private final Map<String, Long> maxToken = new HashMap<>(); // of any valid hold of the name
     private final Map<String, Long> maxExclusiveToken = new HashMap<>();
@@ -39,10 +41,12 @@ final class HoldBook {
     /**
      * @param server the server the holds are taken on
      * @param permits the semaphores' permits
+     * @param nodes Redlock's masters
      */
-    HoldBook(SimRedis server, int permits) {
+    HoldBook(SimRedis server, int permits, List<SimRedis> nodes) {
         this.server = server;
         this.permits = permits;
+        this.nodes = nodes;
     }
 
     /**
@@ -119,6 +123,9 @@ final class HoldBook {
     /** Null if the server holds {@code h} for its holder, or what the server has instead. */
     private String serverSide(Hold h, long nowMs) {
         long token = h.token();
+        if (h.kind() == Kind.REDLOCK) {
+            return redlockSide(h);
+        }
         if (h.kind() == Kind.MUTEX) {
             Object lock = server.call("HGET", "dlock:{" + h.name() + "}", "token");
             return lock != null && Long.parseLong(lock.toString()) == token
@@ -136,5 +143,20 @@ final class HoldBook {
             }
         }
         return "the server has no holder with its token among " + fields;
+    }
+
+    /**
+     * Null if a quorum of Redlock's masters hold the name's lock key (an owner id a lease does not show; exclusion
+     * between owners is checked apart), or how many do.
+     */
+    private String redlockSide(Hold h) {
+        int holding = 0;
+        for (SimRedis node : nodes) {
+            if (node.call("GET", "dlock:{" + h.name() + "}:redlock") != null) {
+                holding++;
+            }
+        }
+        int quorum = nodes.size() / 2 + 1;
+        return holding >= quorum ? null : "only " + holding + " of " + nodes.size() + " masters hold the lock key";
     }
 }

@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
 /**
  * What a quiescent run may leave on its server (docs/lock-family.md, "Keys"): a name's fencing counter ({@code
  * …:fence}) and a shared lock's record ({@code semaphore <created> <capacity>} or {@code rw …}), both strings that
- * expire within 7 days. Anything else (a hold, a queue, a record that never expires) is a leak. Not thread-safe.
+ * expire within 7 days; and on a Redlock master its fencing counter ({@code …:redlock-fence}), which never expires.
+ * Anything else (a hold, a queue, a record that never expires) is a leak. Not thread-safe.
  */
 final class Leftovers {
     private static final long SEVEN_DAYS_MS = 7 * 24 * 3600 * 1000L;
@@ -28,7 +29,11 @@ final class Leftovers {
             String type = t instanceof StatusReply status ? status.text() : String.valueOf(t);
             long ttl = (Long) server.call("PTTL", key);
             boolean expires = ttl > 0 && ttl <= SEVEN_DAYS_MS;
-            if (type.equals("string") && expires) {
+            if (type.equals("string") && key.endsWith(":redlock-fence")) {
+                if (String.valueOf(server.call("GET", key)).matches("\\d+")) {
+                    continue; // a Redlock master's fencing counter never expires: tokens must not go back
+                }
+            } else if (type.equals("string") && expires) {
                 String value = String.valueOf(server.call("GET", key));
                 if (key.endsWith(":fence")
                         ? value.matches("\\d+")

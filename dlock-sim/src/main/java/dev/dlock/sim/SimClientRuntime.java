@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
@@ -17,6 +18,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 
 /**
  * One simulated client's {@link ClientRuntime}: its own clock, which reads the world's time with an offset and a drift
@@ -31,19 +34,36 @@ public final class SimClientRuntime implements ClientRuntime {
     private final long offset;
     private final double rate;
     private final String clientId;
+    private final SplittableRandom random;
 
     /**
+     * A runtime whose random choices are seeded from the client id.
+     *
      * @param loop the world
      * @param offsetNanos what this clock reads when the world's time is 0
      * @param driftPpm how much faster (positive) or slower this clock runs, in parts per million
      * @param clientId the id the client gets ({@link #newClientId()})
      */
     public SimClientRuntime(EventLoop loop, long offsetNanos, double driftPpm, String clientId) {
+        this(loop, offsetNanos, driftPpm, clientId, clientId.hashCode());
+    }
+
+    /**
+     * @param loop the world
+     * @param offsetNanos what this clock reads when the world's time is 0
+     * @param driftPpm how much faster (positive) or slower this clock runs, in parts per million
+     * @param clientId the id the client gets ({@link #newClientId()})
+     * @param seed the seed of the client's random choices ({@link #random()})
+     */
+    public SimClientRuntime(EventLoop loop, long offsetNanos, double driftPpm, String clientId, long seed) {
+        this.random = new SplittableRandom(seed);
         this.clientId = clientId;
         this.loop = loop;
         this.offset = offsetNanos;
         this.rate = 1 + driftPpm / 1_000_000;
     }
+
+    private boolean inline;
 
     @Override
     public long nanoTime() {
@@ -53,6 +73,31 @@ public final class SimClientRuntime implements ClientRuntime {
     /** A delay read on this clock, in the world's nanoseconds. */
     long worldDelay(long clientNanos) {
         return (long) Math.ceil(clientNanos / rate);
+    }
+
+    /**
+     * Runs {@code build} with every task handed to this runtime's executors run at once, on the calling thread,
+     * instead of as an event of the loop: for building a client whose build waits for tasks it hands to an executor
+     * (a Redlock client connects its nodes on one and waits for them), which the loop cannot run while the build holds
+     * its thread. Timers are not affected.
+     *
+     * @param build what to run
+     * @param <T> what it makes
+     * @return what it returns
+     */
+    public <T> T inline(Supplier<T> build) {
+        inline = true;
+        try {
+            return build.get();
+        } finally {
+            inline = false;
+        }
+    }
+
+    /** The client's random choices, from the seed it was given: one seed, one run. */
+    @Override
+    public RandomGenerator random() {
+        return random;
     }
 
     @Override
@@ -91,6 +136,10 @@ public final class SimClientRuntime implements ClientRuntime {
 
         @Override
         public void execute(Runnable command) {
+            if (inline && !shutdown) {
+                command.run();
+                return;
+            }
             start(new Task<>(this, Executors.callable(command, (Void) null), 0), 0);
         }
 

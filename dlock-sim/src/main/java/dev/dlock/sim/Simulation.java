@@ -36,6 +36,8 @@ public final class Simulation {
     private static final String CONTROL = "dlock.unsafe.control";
     private static final long EPOCH_MS = 1_767_225_600_000L; // 2026-01-01, the simulated server's clock at start
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+    /** Redlock's, under half the lease as Redlock requires (an acquire waits for every node up to it). */
+    private static final Duration REDLOCK_TIMEOUT = Duration.ofMillis(400);
     /**
      * How late past its wait an acquire may complete: the command in flight at its deadline, the last try that leaves
      * the queue, and a release of a hold it took meanwhile, each bounded by the command timeout; and a little for the
@@ -52,6 +54,7 @@ public final class Simulation {
      * @param callersPerClient how many callers each client has
      * @param namesPerKind how many lock names of each kind the callers share
      * @param permits the semaphores' permits
+     * @param redlockNodes how many simulated masters each client's Redlock client spans (0: no Redlock)
      * @param leaseMillis the clients' lease time
      * @param maxDelayMillis the longest ordinary one-way network delay
      * @param spikeDelayMillis the longest delay of a rare spike, past a lease
@@ -66,6 +69,7 @@ public final class Simulation {
             int callersPerClient,
             int namesPerKind,
             int permits,
+            int redlockNodes,
             long leaseMillis,
             long maxDelayMillis,
             long spikeDelayMillis,
@@ -73,15 +77,16 @@ public final class Simulation {
             double messageLoss,
             String control) {
         /**
-         * The defaults for a seed: 3 clients of 4 callers over 3 names of each kind, 3 permits, 1 s leases, delays up
-         * to 20 ms with spikes up to 1.5 s, one reply in 1,000 and one pub/sub message in 100 lost.
+         * The defaults for a seed: 3 clients of 4 callers over 3 names of each kind, 3 permits, Redlock over 3
+         * masters, 1 s leases, delays up to 20 ms with spikes up to 1.5 s, one reply in 1,000 and one pub/sub message
+         * in 100 lost.
          *
          * @param seed the seed
          * @param steps the steps
          * @return the config
          */
         public static Config of(long seed, long steps) {
-            return new Config(seed, steps, 3, 4, 3, 3, 1000, 20, 1500, 0.001, 0.01, "");
+            return new Config(seed, steps, 3, 4, 3, 3, 3, 1000, 20, 1500, 0.001, 0.01, "");
         }
 
         /**
@@ -98,6 +103,7 @@ public final class Simulation {
                     callersPerClient,
                     namesPerKind,
                     permits,
+                    redlockNodes,
                     leaseMillis,
                     maxDelayMillis,
                     spikeDelayMillis,
@@ -148,6 +154,9 @@ public final class Simulation {
     private final EventLoop loop = new EventLoop();
     private final SimRedis server = new SimRedis(() -> EPOCH_MS + loop.now() / MS);
     private final List<LockClient> clients = new ArrayList<>();
+    private final List<SimRedis> nodes = new ArrayList<>(); // Redlock's masters
+    private final List<LockClient> redlocks = new ArrayList<>(); // one per client, over the nodes
+    private final Kind[] kinds;
     private final List<LoopNetwork> networks = new ArrayList<>();
     private boolean draining; // the run's steps are done: callers start nothing new, faults heal
     private int acquiring; // acquires started and not completed
@@ -160,7 +169,15 @@ public final class Simulation {
     private Simulation(Config config) {
         this.config = config;
         this.random = new SplittableRandom(config.seed());
-        this.book = new HoldBook(server, config.permits());
+        for (int n = 0; n < config.redlockNodes(); n++) {
+            nodes.add(new SimRedis(() -> EPOCH_MS + loop.now() / MS));
+        }
+        this.book = new HoldBook(server, config.permits(), nodes);
+        this.kinds = config.redlockNodes() > 0
+                ? Kind.values()
+                : java.util.Arrays.stream(Kind.values())
+                        .filter(k -> k != Kind.REDLOCK)
+                        .toArray(Kind[]::new);
     }
 
     /**
@@ -179,6 +196,9 @@ public final class Simulation {
         try {
             for (int c = 0; c < config.clients(); c++) {
                 clients.add(newClient(c));
+                if (config.redlockNodes() > 0) {
+                    redlocks.add(newRedlockClient(c));
+                }
             }
         } finally {
             if (before == null) {
@@ -190,10 +210,10 @@ public final class Simulation {
         for (int c = 0; c < config.clients(); c++) {
             for (int k = 0; k < config.callersPerClient(); k++) {
                 int caller = c * config.callersPerClient() + k;
-                LockClient client = clients.get(c);
-                loop.after(random.nextLong(0, 50 * MS), () -> next(caller, client));
+                loop.after(random.nextLong(0, 50 * MS), () -> next(caller));
             }
         }
+        restarts(random.split());
         while (violation == null && loop.steps() < config.steps() && loop.step()) {
             check();
         }
@@ -230,6 +250,9 @@ public final class Simulation {
         for (LockClient client : clients) {
             closes.add(client.closeAsync());
         }
+        for (LockClient client : redlocks) {
+            closes.add(client.closeAsync());
+        }
         CompletableFuture<Void> closed = CompletableFuture.allOf(closes.toArray(new CompletableFuture<?>[0]));
         if (!loop.runUntil(closed::isDone, 2 * COMMAND_TIMEOUT.toNanos() + 1000 * MS)) {
             violation("quiescence: the clients' closeAsync did not complete");
@@ -237,13 +260,17 @@ public final class Simulation {
         }
         loop.runFor(6_000 * MS); // queue entries live at most 5 s, leases 1 s: what is left now stays
         String left = Leftovers.unexpected(server);
+        for (int n = 0; left == null && n < nodes.size(); n++) {
+            left = Leftovers.unexpected(nodes.get(n));
+            left = left == null ? null : "Redlock node " + n + ": " + left;
+        }
         if (left != null) {
             violation("quiescence: " + left);
         }
     }
 
-    private LockClient newClient(int index) {
-        SplittableRandom own = random.split();
+    /** A network of one client to one server: seeded delays, losses and stalls. */
+    private SimTransport transport(SimRedis to, SplittableRandom own, Duration timeout) {
         long max = config.maxDelayMillis() * MS;
         long spike = config.spikeDelayMillis() * MS;
         LoopNetwork network = new LoopNetwork(
@@ -253,8 +280,13 @@ public final class Simulation {
                 new LoopNetwork.Delays(50_000, max, 0.1, spike)); // grants late more often than replies
         network.lose(config.replyLoss(), config.messageLoss());
         networks.add(network);
-        SimTransport transport = new SimTransport(server, network, false, loop, COMMAND_TIMEOUT);
         stalls(network, own.split());
+        return new SimTransport(to, network, false, loop, timeout);
+    }
+
+    private LockClient newClient(int index) {
+        SplittableRandom own = random.split();
+        SimTransport transport = transport(server, own, COMMAND_TIMEOUT);
         String id = String.format(Locale.ROOT, "sim%05d-%08x", index, own.nextInt());
         SimClientRuntime runtime =
                 new SimClientRuntime(loop, own.nextLong(0, 1_000_000 * MS), own.nextDouble(-50, 50), id);
@@ -270,6 +302,31 @@ public final class Simulation {
                 .commandTimeout(COMMAND_TIMEOUT)
                 .runtime(runtime)
                 .build();
+    }
+
+    /**
+     * A Redlock client over the simulated masters, each reached through a network of its own (a part can be slow,
+     * lose a reply or stall while the others answer).
+     */
+    private LockClient newRedlockClient(int index) {
+        SplittableRandom own = random.split();
+        String[] uris = new String[nodes.size()];
+        Map<String, SimTransport> transports = new java.util.HashMap<>();
+        for (int n = 0; n < nodes.size(); n++) {
+            uris[n] = "redis://node" + n + ":6379";
+            transports.put("node" + n, transport(nodes.get(n), own, REDLOCK_TIMEOUT));
+        }
+        String id = String.format(Locale.ROOT, "red%05d-%08x", index, own.nextInt());
+        SimClientRuntime runtime = new SimClientRuntime(
+                loop, own.nextLong(0, 1_000_000 * MS), own.nextDouble(-50, 50), id, own.nextLong());
+        // its build connects the nodes on an executor and waits: run those connects at once (they do no I/O here)
+        return runtime.inline(() -> LockClient.builder()
+                .redlock(uris)
+                .transport(c -> transports.get(c.uri().hosts().get(0).host()))
+                .leaseTime(Duration.ofMillis(config.leaseMillis()))
+                .commandTimeout(REDLOCK_TIMEOUT)
+                .runtime(runtime)
+                .build());
     }
 
     /**
@@ -291,6 +348,24 @@ public final class Simulation {
         });
     }
 
+    /**
+     * Now and then (every 20–60 s) one server restarts with its data, as from an AOF: the keys that expired meanwhile
+     * are gone, the script cache is empty (the next EVALSHA meets NOSCRIPT) and every pub/sub connection drops with
+     * its subscriptions, which the transports restore. Not without its data: the single server then loses every hold
+     * by design (docs/fencing.md), and a Redlock master must then stay down for a lease, which is not simulated yet.
+     */
+    private void restarts(SplittableRandom own) {
+        loop.after(own.nextLong(20_000, 60_000) * MS, () -> {
+            if (draining) {
+                return;
+            }
+            int which = own.nextInt(1 + nodes.size());
+            (which == 0 ? server : nodes.get(which - 1)).restart(true);
+            observe(-2, which);
+            restarts(own);
+        });
+    }
+
     private void observe(long... values) {
         for (long v : values) {
             hash = (hash ^ v) * 0x100000001b3L;
@@ -299,16 +374,18 @@ public final class Simulation {
     }
 
     /** The caller's next operation, after a short think. */
-    private void next(int caller, LockClient client) {
+    private void next(int caller) {
         if (draining) {
             return;
         }
-        Kind kind = Kind.values()[random.nextInt(Kind.values().length)];
+        LockClient client = clients.get(caller / config.callersPerClient());
+        Kind kind = kinds[random.nextInt(kinds.length)];
         int n = config.namesPerKind();
         String name = switch (kind) {
             case MUTEX, MULTI -> "m" + random.nextInt(n);
             case READ, WRITE -> "rw" + random.nextInt(n);
             case PERMIT -> "p" + random.nextInt(n);
+            case REDLOCK -> "r" + random.nextInt(n);
         };
         String other = "m" + ((name.charAt(1) - '0' + 1 + random.nextInt(n - 1)) % n); // a multi-lock's second name
         long[] waits = {0, 50, 500, 3000};
@@ -319,6 +396,8 @@ public final class Simulation {
             case READ -> client.readWriteLock(name).readLock().acquireAsync(wait);
             case WRITE -> client.readWriteLock(name).writeLock().acquireAsync(wait);
             case PERMIT -> client.semaphore(name, config.permits()).acquireAsync(1, wait);
+            case REDLOCK ->
+                redlocks.get(caller / config.callersPerClient()).lock(name).acquireAsync(wait);
         };
         if (random.nextInt(10) == 0) { // gives the wait up part way
             CompletableFuture<Lease> a = acquire;
@@ -335,11 +414,11 @@ public final class Simulation {
                 violation("caller " + caller + "'s " + kind + " acquire of " + label + " with a wait of "
                         + wait.toMillis() + " ms completed " + late / MS + " ms past it");
             }
-            taken(caller, client, kind, label, lease, error);
+            taken(caller, kind, label, lease, error);
         });
     }
 
-    private void taken(int caller, LockClient client, Kind kind, String label, Lease lease, Throwable error) {
+    private void taken(int caller, Kind kind, String label, Lease lease, Throwable error) {
         if (error != null) {
             Throwable cause =
                     error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
@@ -348,12 +427,12 @@ public final class Simulation {
                 // a LockConnectionException is the network's (a stall past the command timeout); anything else is not
                 violation("caller " + caller + "'s acquire of " + label + " failed: " + cause);
             }
-            loop.after(random.nextLong(0, 100 * MS), () -> next(caller, client));
+            loop.after(random.nextLong(0, 100 * MS), () -> next(caller));
             return;
         }
         if (lease == null) {
             observe(caller, 4);
-            loop.after(random.nextLong(0, 100 * MS), () -> next(caller, client));
+            loop.after(random.nextLong(0, 100 * MS), () -> next(caller));
             return;
         }
         holds++;
@@ -378,17 +457,17 @@ public final class Simulation {
         long holdFor = random.nextInt(4) == 0
                 ? random.nextLong(0, 3 * config.leaseMillis()) // past the lease: the watchdog's
                 : random.nextLong(0, config.leaseMillis() / 4);
-        loop.after(holdFor * MS, () -> release(caller, client, lease, taken));
+        loop.after(holdFor * MS, () -> release(caller, lease, taken));
     }
 
-    private void release(int caller, LockClient client, Lease lease, List<Hold> taken) {
+    private void release(int caller, Lease lease, List<Hold> taken) {
         for (Hold h : taken) {
             book.released(h);
         }
         lease.releaseAsync().whenComplete((v, error) -> {
             observe(caller, 6, error == null ? 0 : 1);
             // a lease lost meanwhile reports its loss here: allowed, as the network may delay renewals past a lease
-            loop.after(random.nextLong(0, 100 * MS), () -> next(caller, client));
+            loop.after(random.nextLong(0, 100 * MS), () -> next(caller));
         });
     }
 
