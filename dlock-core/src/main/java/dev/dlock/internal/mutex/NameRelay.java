@@ -376,7 +376,7 @@ public final class NameRelay implements QueueTarget {
 
     @Override
     public CompletableFuture<Boolean> releaseInRedis(RedisLease lease) {
-        return gates.leases.release(keys, lease.owner());
+        return release(lease.owner());
     }
 
     @Override
@@ -431,12 +431,11 @@ public final class NameRelay implements QueueTarget {
         }
         // Also when a relay has just taken the turn out of the line: its delivery then fails and
         // releases the lease again. A lease delivered before this stays in the turn for the caller.
-        turn.completeExceptionally(new CancellationException("acquire of '" + keys.name() + "' was cancelled"));
+        turn.completeExceptionally(new CancellationException("acquire of " + describe() + " was cancelled"));
         return CompletableFuture.completedFuture(null);
     }
 
     private void failClosed(PendingAcquire turn) {
-        turn.completeExceptionally(
-                new LockException("the LockClient was closed while waiting for lock '" + keys.name() + "'"));
+        turn.completeExceptionally(new LockException("the LockClient was closed while waiting for " + waitingFor()));
     }
 }
