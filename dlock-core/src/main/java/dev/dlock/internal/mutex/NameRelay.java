@@ -1,12 +1,14 @@
 package dev.dlock.internal.mutex;
 
 import dev.dlock.LockException;
-import dev.dlock.internal.lease.LeaseKind;
 import dev.dlock.internal.lease.RedisLease;
 import dev.dlock.internal.script.LockKeys;
 import dev.dlock.internal.script.Scripts;
 import dev.dlock.internal.util.Log;
 import dev.dlock.internal.util.Validity;
+import dev.dlock.internal.wait.QueueTarget;
+import dev.dlock.internal.wait.QueuedAcquisition;
+import dev.dlock.spi.Replicated;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -17,8 +19,9 @@ import java.util.concurrent.TimeUnit;
  * in Redis at a time, and so that a release can <em>relay</em> the lock to the next one in line
  * without letting it go in Redis (docs/waiting.md, "Relay inside one client").
  *
- * <p>Protocol. The first acquire (the <em>actor</em>) runs an {@link Acquisition} as if it were
- * alone; later ones wait in a FIFO line here. When the holder releases and the head of the line
+ * <p>Protocol. The first acquire (the <em>actor</em>) runs a {@link QueuedAcquisition} over {@code
+ * acquire.lua} as if it were alone, with this gate as its {@link QueueTarget} and its turn as its
+ * outcome; later ones wait in a FIFO line here. When the holder releases and the head of the line
  * wants the same kind of lease (watchdog-renewed, same lease time):
  *
  * <ul>
@@ -38,7 +41,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread-safety: state is guarded by this object's monitor, held only for bookkeeping; Redis
  * commands are sent and futures completed outside it.
  */
-public final class NameRelay implements LeaseKind {
+public final class NameRelay implements QueueTarget {
     static final int BLOCK = 16;
     static final long CHECK_MILLIS = 5;
     private static final String BLOCK_ARG = Integer.toString(BLOCK);
@@ -106,7 +109,8 @@ public final class NameRelay implements LeaseKind {
         }
         turn.cancelTimer();
         long wait = turn.deadline == FOREVER ? FOREVER : Math.max(0, turn.deadline - gates.ticker.nanos());
-        Acquisition acquisition = new Acquisition(gates.acquirer, keys, turn, wait, this);
+        QueuedAcquisition acquisition = new QueuedAcquisition(
+                gates.acquirer, this, turn, turn.owner, turn.leaseMillis, turn.renewed, wait, null);
         synchronized (this) {
             if (turn.cancelled) {
                 acquisition = null; // giveUp() has completed the turn
@@ -325,9 +329,54 @@ public final class NameRelay implements LeaseKind {
         }
     }
 
+    // ---- QueueTarget: what the actor's acquire sends, and how it reads the replies --------------
+
+    @Override
+    public LockKeys lockKeys() {
+        return keys;
+    }
+
+    /** {@code acquire.lua}: the wait id only when queueing, and no arguments of its own. */
+    @Override
+    public CompletableFuture<Replicated> send(String[] args) {
+        return gates.scripts.evalGranting(Scripts.ACQUIRE, keys.scriptKeys(), args);
+    }
+
+    @Override
+    public String describe() {
+        return "'" + keys.name() + "'";
+    }
+
+    @Override
+    public String waitingFor() {
+        return "lock '" + keys.name() + "'";
+    }
+
+    /**
+     * {@code reply}: {@code -2 - holder's PTTL} (acquire.lua): until it may have run out, at least 1 ms;
+     * never refused for good (0 is busy with no holder: -2 - PTTL of a missing key).
+     */
+    @Override
+    public long busySleepNanos(long reply, long refreshNanos) {
+        long holderTtl = -2 - reply;
+        return holderTtl > 0 ? TimeUnit.MILLISECONDS.toNanos(holderTtl) + 1_000_000L : 1_000_000L;
+    }
+
+    @Override
+    public CompletableFuture<Boolean> release(String owner) {
+        return gates.leases.release(keys, owner);
+    }
+
+    @Override
+    public void undoUnknown(String owner) {
+        gates.leases.releaseUnknown(keys, owner);
+    }
+
+    // ---- LeaseKind: how its leases end and are renewed ------------------------------------------
+
     @Override
     public CompletableFuture<Boolean> releaseInRedis(RedisLease lease) {
-        return gates.leases.release(keys, lease.owner());
+        return release(lease.owner());
     }
 
     @Override
@@ -367,7 +416,7 @@ public final class NameRelay implements LeaseKind {
 
     /** Gives a turn up; the returned future completes once no lock taken by it is left. */
     CompletableFuture<Void> giveUp(PendingAcquire turn) {
-        Acquisition a;
+        QueuedAcquisition a;
         boolean removed;
         synchronized (this) {
             turn.cancelled = true;
@@ -375,19 +424,18 @@ public final class NameRelay implements LeaseKind {
             removed = a == null && line.remove(turn);
         }
         if (a != null) {
-            return a.cancel();
+            return turn.cancelActing(a);
         }
         if (removed) {
             turn.cancelTimer();
         }
         // Also when a relay has just taken the turn out of the line: its delivery then fails and
         // releases the lease again. A lease delivered before this stays in the turn for the caller.
-        turn.completeExceptionally(new CancellationException("acquire of '" + keys.name() + "' was cancelled"));
+        turn.completeExceptionally(new CancellationException("acquire of " + describe() + " was cancelled"));
         return CompletableFuture.completedFuture(null);
     }
 
     private void failClosed(PendingAcquire turn) {
-        turn.completeExceptionally(
-                new LockException("the LockClient was closed while waiting for lock '" + keys.name() + "'"));
+        turn.completeExceptionally(new LockException("the LockClient was closed while waiting for " + waitingFor()));
     }
 }

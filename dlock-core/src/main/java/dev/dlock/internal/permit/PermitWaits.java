@@ -35,10 +35,8 @@ final class PermitWaits {
         Events events = acquirer.leases.events();
         if (events.enabled()) { // as NameRelays reports the mutex's: the outcome as the caller sees it, and the wait
             long begun = acquirer.ticker.nanos();
-            acquisition
-                    .result()
-                    .whenComplete((lease, error) -> events.acquire(
-                            kind.keys().name(), Events.outcome(lease, error), acquirer.ticker.nanos() - begun));
+            acquisition.whenComplete((lease, error) ->
+                    events.acquire(kind.keys().name(), Events.outcome(lease, error), acquirer.ticker.nanos() - begun));
         }
         acquisition.start();
         return acquisition;
@@ -70,10 +68,10 @@ final class PermitWaits {
             AcquireContext acquirer, PermitAcquisition acquisition, String key, boolean interruptible)
             throws InterruptedException {
         return Await.acquire(
-                acquisition.result(),
+                acquisition,
                 interruptible,
                 result -> {
-                    acquisition.cancel();
+                    acquisition.giveUp();
                     settleCancelled(acquirer, acquisition);
                 },
                 error -> acquirer.scripts.translate(error, key));
@@ -83,7 +81,7 @@ final class PermitWaits {
         RedisLease won;
         try {
             won = Await.replyOrNull(
-                    acquisition.result(), acquirer.scripts.commandTimeout().toMillis() + 1000);
+                    acquisition, acquirer.scripts.commandTimeout().toMillis() + 1000);
         } catch (CancellationException e) {
             won = null; // given up without a hold
         }
@@ -100,20 +98,18 @@ final class PermitWaits {
     static CompletableFuture<Lease> async(
             AcquireContext acquirer, Callbacks callbacks, PermitAcquisition acquisition, String key) {
         CompletableFuture<Lease> future = new CompletableFuture<>();
-        acquisition
-                .result()
-                .whenCompleteAsync(
-                        (lease, error) -> {
-                            if (error != null) {
-                                future.completeExceptionally(acquirer.scripts.translate(error, key));
-                            } else if (!future.complete(lease) && lease != null) {
-                                lease.releaseQuietly(); // the caller cancelled meanwhile
-                            }
-                        },
-                        callbacks.executor());
+        acquisition.whenCompleteAsync(
+                (lease, error) -> {
+                    if (error != null) {
+                        future.completeExceptionally(acquirer.scripts.translate(error, key));
+                    } else if (!future.complete(lease) && lease != null) {
+                        lease.releaseQuietly(); // the caller cancelled meanwhile
+                    }
+                },
+                callbacks.executor());
         future.whenComplete((lease, error) -> {
             if (error instanceof CancellationException) {
-                acquisition.cancel();
+                acquisition.giveUp();
             }
         });
         return future;

@@ -14,7 +14,7 @@ import dev.dlock.internal.util.Lifecycle;
 import dev.dlock.internal.util.ThreadHolds;
 import dev.dlock.internal.util.ThreadLocking;
 import dev.dlock.internal.wait.AcquireContext;
-import dev.dlock.spi.Script;
+import dev.dlock.spi.Replicated;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -193,8 +193,8 @@ final class ReadWriteView extends ThreadLocking implements PermitKind {
     }
 
     @Override
-    public Script acquireScript() {
-        return Scripts.RW_ACQUIRE;
+    public CompletableFuture<Replicated> send(String[] args) {
+        return acquirer.scripts.evalGranting(Scripts.RW_ACQUIRE, keys.scriptKeys(), args);
     }
 
     @Override

@@ -13,7 +13,7 @@ import dev.dlock.internal.util.Args;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Lifecycle;
 import dev.dlock.internal.wait.AcquireContext;
-import dev.dlock.spi.Script;
+import dev.dlock.spi.Replicated;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -74,8 +74,8 @@ public final class RedisSemaphore implements DistributedSemaphore, PermitKind {
     }
 
     @Override
-    public Script acquireScript() {
-        return Scripts.SEMAPHORE_ACQUIRE;
+    public CompletableFuture<Replicated> send(String[] args) {
+        return acquirer.scripts.evalGranting(Scripts.SEMAPHORE_ACQUIRE, keys.scriptKeys(), args);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.dlock.internal.wait;
 
 import dev.dlock.internal.lease.Leases;
-import dev.dlock.internal.mutex.Acquisition;
 import dev.dlock.internal.script.ScriptRunner;
 import dev.dlock.internal.util.LeaseTime;
 import dev.dlock.internal.util.Owners;
@@ -10,7 +9,7 @@ import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * What the {@link Acquisition}s of one client share: the script runner, the clock and timer, the wait
+ * What the {@link QueuedAcquisition}s of one client share: the script runner, the clock and timer, the wait
  * room, the leases they make, and the ids they write. Immutable and thread-safe.
  */
 public final class AcquireContext {

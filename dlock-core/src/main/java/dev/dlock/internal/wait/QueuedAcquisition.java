@@ -4,11 +4,9 @@ import dev.dlock.LockConnectionException;
 import dev.dlock.LockException;
 import dev.dlock.LockReplicationException;
 import dev.dlock.internal.lease.RedisLease;
-import dev.dlock.internal.mutex.Acquisition;
 import dev.dlock.internal.util.LeaseTime;
 import dev.dlock.internal.util.Log;
 import dev.dlock.internal.util.Validity;
-import dev.dlock.spi.Replicated;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CancellationException;
@@ -19,8 +17,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The loop every acquire that waits in a Redis FIFO queue runs, asynchronously so that no thread
- * blocks while it waits: the mutex's {@link Acquisition} and the shared-lock model's {@link
- * PermitAcquisition} (docs/waiting.md, docs/lock-family.md). Protocol:
+ * blocks while it waits: the mutex's (started by its {@code NameRelay}) and the shared-lock model's
+ * (a {@code PermitAcquisition}; docs/waiting.md, docs/lock-family.md). Protocol:
  *
  * <ol>
  *   <li>Try once (one round trip: the uncontended path). When this client is still subscribed to
@@ -52,14 +50,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * outcome in Redis is unknown, or after a queueing try, sends an owner-checked release, which also
  * takes the owner out of the queue.
  *
- * <p>A subclass says what one try sends, how long a busy reply lets it sleep, how a hold is opened,
- * released and undone, and where the outcome goes.
+ * <p>The loop is this one final class; what differs between kinds of lock is given to it, not
+ * overridden. Its {@link QueueTarget} (one per kind and name, holding nothing of one acquire) says what
+ * a try sends, how to read a busy reply, and how a hold is opened, released and undone; its {@link
+ * Outcome} (the acquire as its caller waits for it: the mutex's {@code PendingAcquire}, a {@code
+ * PermitAcquisition}) takes the result. Both are objects that exist anyway, so a mutex acquire
+ * allocates this loop and nothing more for them. The loop's state is the acquire's: its owner, lease
+ * and deadline, the queueing tries, its waiter, and the kind's own script arguments, if any.
  */
-public abstract class QueuedAcquisition implements AbortableWait {
-    static final long FOREVER = Long.MAX_VALUE;
-    static final String TRY = "0";
-    public static final String QUEUE = "1";
-    static final String LEAVE = "2";
+public final class QueuedAcquisition implements AbortableWait {
+    private static final long FOREVER = Long.MAX_VALUE;
+    private static final String TRY = "0";
+    private static final String QUEUE = "1";
+    private static final String LEAVE = "2";
     private static final VarHandle CLAIMED;
 
     static {
@@ -70,30 +73,56 @@ public abstract class QueuedAcquisition implements AbortableWait {
         }
     }
 
-    protected final AcquireContext shared; // what the acquisitions of this client share
-    public final String owner;
-    public final long leaseMillis;
-    public final String leaseArg;
-    public final String entryArg;
-    public final long refreshNanos;
-    public final boolean renewed;
-    final long deadline; // ticker nanos, or FOREVER
+    private final AcquireContext shared; // what the acquisitions of this client share
+    private final QueueTarget target;
+    private final Outcome outcome;
+    private final String owner;
+    private final long leaseMillis;
+    private final String leaseArg;
+    private final String entryArg;
+    private final String[] kindArgs; // the kind's own script arguments after the wait id, or null
+    private final long refreshNanos;
+    private final boolean renewed;
+    private final long deadline; // ticker nanos, or FOREVER
     private volatile boolean claimed; // through CLAIMED: the first finish() wins
-    public volatile boolean cancelled;
-    volatile boolean queued; // a queueing try was sent, so Redis may hold our queue entry
+    private volatile boolean cancelled;
+    private volatile boolean queued; // a queueing try was sent, so Redis may hold our queue entry
     private volatile long queuedSentAt; // send time of the last queueing try that found it busy
     private volatile long busyTry; // that try's number (from 1): the only one whose grant is taken
     private long queueTries; // queueing tries sent; one command is in flight at a time
-    volatile WaitRoom.Waiter waiter;
+    private volatile WaitRoom.Waiter waiter;
     private String waitId; // made when it first queues
     private String channel; // this client's wake-up channel for this name, built when first needed
 
-    public QueuedAcquisition(AcquireContext shared, String owner, long leaseMillis, boolean renewed, long waitNanos) {
+    /** Where the result of an acquire goes. */
+    public interface Outcome {
+        /** Takes the result: the lease, null when the wait ran out (both with a null failure), or the failure. */
+        void settle(RedisLease lease, RuntimeException failure);
+    }
+
+    /**
+     * An acquire by {@code owner} of {@code target}, for a lease of {@code leaseMillis} (watchdog-renewed
+     * if {@code renewed}), waiting at most {@code waitNanos}; {@link #start} runs it.
+     *
+     * @param kindArgs the kind's own script arguments, sent after the wait id; null if it has none
+     */
+    public QueuedAcquisition(
+            AcquireContext shared,
+            QueueTarget target,
+            Outcome outcome,
+            String owner,
+            long leaseMillis,
+            boolean renewed,
+            long waitNanos,
+            String[] kindArgs) {
         this.shared = shared;
+        this.target = target;
+        this.outcome = outcome;
         this.owner = owner;
         this.leaseMillis = leaseMillis;
         this.leaseArg = shared.leaseTime.arg(leaseMillis);
         this.entryArg = shared.leaseTime.entryArg(leaseMillis);
+        this.kindArgs = kindArgs;
         long refreshMillis = LeaseTime.entryMillis(leaseMillis) / 3;
         if (shared.checkValidity) {
             refreshMillis = Math.min(refreshMillis, leaseMillis / 3);
@@ -104,46 +133,8 @@ public abstract class QueuedAcquisition implements AbortableWait {
         this.deadline = waitNanos >= FOREVER - now ? FOREVER : now + waitNanos;
     }
 
-    /** Sends one try in {@code mode} ({@code waitId} or {@code "-"}); the reply is the script's. */
-    protected abstract CompletableFuture<Replicated> send(String mode, String waitId);
-
-    /** The key failures name, and the Redis channel of the name (without the client id). */
-    protected abstract String key();
-
-    protected abstract String channelBase();
-
-    /** What is being acquired, for messages: {@code 'x'}, {@code semaphore 'x'}... */
-    protected abstract String describe();
-
-    /** The same, after "the LockClient was closed while waiting for". */
-    protected abstract String waitingFor();
-
-    /** Whether a reply of 0 means the script refused the acquire for good (else it is busy). */
-    protected abstract boolean refusedForGood(long reply);
-
-    /** The failure of an acquire refused for good. */
-    protected abstract RuntimeException refusal();
-
-    /** How long a busy reply lets the loop sleep before it tries again (before the refresh and deadline caps). */
-    protected abstract long busySleepNanos(long reply);
-
-    /** Makes the lease of a hold taken with {@code token}, its validity counted from {@code sentAt}. */
-    protected abstract RedisLease open(long token, long sentAt);
-
-    /** Why a hold just taken must be given back (a cancellation, a closed client); null to keep it. */
-    protected abstract Throwable refuseTaken();
-
-    /** The owner-checked release of this acquire's hold and queue entry. */
-    protected abstract CompletableFuture<Boolean> releaseOwn();
-
-    /** The same, for a failure whose outcome in Redis is unknown: must not throw, logs what it cannot undo. */
-    protected abstract void undoUnknown();
-
-    /** Hands the outcome on: the lease, null when the wait ran out (both with a null failure), or the failure. */
-    protected abstract void settle(RedisLease lease, RuntimeException failure);
-
     /** Starts the loop. */
-    public final void start() {
+    public void start() {
         if (deadline != FOREVER && deadline - shared.ticker.nanos() <= 0) {
             attempt(TRY); // a single try never queues
             return;
@@ -160,7 +151,7 @@ public abstract class QueuedAcquisition implements AbortableWait {
     }
 
     /** Marks the acquire given up and wakes its wait, so that the loop sees it at its next step. */
-    public final void markCancelled() {
+    public void markCancelled() {
         cancelled = true;
         WaitRoom.Waiter w = waiter;
         if (w != null) {
@@ -175,20 +166,20 @@ public abstract class QueuedAcquisition implements AbortableWait {
      * @return the leave's reply
      */
     @Override
-    public final CompletableFuture<Boolean> abortForClose() {
+    public CompletableFuture<Boolean> abortForClose() {
         cancelled = true;
-        CompletableFuture<Boolean> left = releaseOwn();
-        finish(null, new LockException("the LockClient was closed while waiting for " + waitingFor()));
+        CompletableFuture<Boolean> left = target.release(owner);
+        finish(null, new LockException("the LockClient was closed while waiting for " + target.waitingFor()));
         return left;
     }
 
-    public final CancellationException cancellation() {
-        return new CancellationException("acquire of " + describe() + " was cancelled");
+    private CancellationException cancellation() {
+        return new CancellationException("acquire of " + target.describe() + " was cancelled");
     }
 
     private String channel() {
         if (channel == null) {
-            channel = channelBase() + ':' + shared.owners.clientId();
+            channel = target.lockKeys().channel() + ':' + shared.owners.clientId();
         }
         return channel;
     }
@@ -220,7 +211,7 @@ public abstract class QueuedAcquisition implements AbortableWait {
         long tryNumber = mode.equals(QUEUE) ? ++queueTries : -1;
         long sentAt = shared.ticker.nanos();
         String waitArg = tryNumber < 0 ? "-" : waitId() + '.' + Long.toString(tryNumber, 36);
-        send(mode, waitArg).whenComplete((replicated, error) -> {
+        target.send(args(mode, waitArg)).whenComplete((replicated, error) -> {
             if (error != null) {
                 finish(null, error);
                 return;
@@ -228,11 +219,34 @@ public abstract class QueuedAcquisition implements AbortableWait {
             long reply = (Long) replicated.reply();
             if (reply > 0 && !shared.scripts.acknowledged(replicated)) {
                 // Taken on the master only: a failover now would lose it. finish() undoes it.
-                finish(null, shared.scripts.notAcknowledged(key(), replicated, "the acquire of " + describe()));
+                finish(
+                        null,
+                        shared.scripts.notAcknowledged(
+                                target.lockKeys().lock(), replicated, "the acquire of " + target.describe()));
             } else {
                 onReply(reply, sentAt, sent, tryNumber);
             }
         });
+    }
+
+    /**
+     * The script's arguments for a try in {@code mode}: the wait id is sent when queueing, or always when
+     * the kind has arguments of its own after it.
+     */
+    private String[] args(String mode, String waitArg) {
+        if (kindArgs == null) {
+            return mode.equals(QUEUE)
+                    ? new String[] {owner, leaseArg, mode, entryArg, waitArg}
+                    : new String[] {owner, leaseArg, mode, entryArg};
+        }
+        String[] args = new String[5 + kindArgs.length];
+        args[0] = owner;
+        args[1] = leaseArg;
+        args[2] = mode;
+        args[3] = entryArg;
+        args[4] = waitArg;
+        System.arraycopy(kindArgs, 0, args, 5, kindArgs.length);
+        return args;
     }
 
     /**
@@ -245,8 +259,11 @@ public abstract class QueuedAcquisition implements AbortableWait {
             take(reply, sentAt);
             return;
         }
-        if (refusedForGood(reply)) {
-            finish(null, refusal());
+        long busySleep;
+        try {
+            busySleep = target.busySleepNanos(reply, refreshNanos);
+        } catch (LockException refusedForGood) {
+            finish(null, refusedForGood);
             return;
         }
         if (mode.equals(LEAVE)) {
@@ -280,7 +297,7 @@ public abstract class QueuedAcquisition implements AbortableWait {
             awaitSubscription(w); // a try while the subscription was pending: not queued yet
             return;
         }
-        long sleep = Math.min(busySleepNanos(reply), refreshNanos);
+        long sleep = Math.min(busySleep, refreshNanos);
         if (deadline != FOREVER) {
             sleep = Math.min(sleep, Math.max(0, deadline - shared.ticker.nanos()));
         }
@@ -317,7 +334,7 @@ public abstract class QueuedAcquisition implements AbortableWait {
         Log.LOG.log(
                 System.Logger.Level.DEBUG,
                 "dlock: a grant of {0} for try {1} came after try {2} found it busy; dropped as stale",
-                describe(),
+                target.describe(),
                 g.tryNumber(),
                 busyTry);
         return false;
@@ -386,8 +403,8 @@ public abstract class QueuedAcquisition implements AbortableWait {
             revalidate();
             return;
         }
-        RedisLease lease = open(token, sentAt);
-        Throwable refused = refuseTaken();
+        RedisLease lease = shared.leases.open(target.lockKeys(), owner, token, leaseMillis, renewed, sentAt, target);
+        Throwable refused = cancelled ? cancellation() : target.refuseTaken();
         if (refused != null) {
             lease.releaseQuietly();
             finish(null, refused);
@@ -409,13 +426,13 @@ public abstract class QueuedAcquisition implements AbortableWait {
             w.arm();
         }
         if (cancelled || pastDeadline()) {
-            releaseOwn().whenComplete((ok, error) -> finish(null, cancelled ? cancellation() : error));
+            target.release(owner).whenComplete((ok, error) -> finish(null, cancelled ? cancellation() : error));
             return;
         }
         attempt(w != null ? QUEUE : TRY);
     }
 
-    public final void finish(RedisLease lease, Throwable error) {
+    private void finish(RedisLease lease, Throwable error) {
         if (!CLAIMED.compareAndSet(this, false, true)) {
             if (lease != null) {
                 lease.releaseQuietly(); // the attempt already ended (the client closed)
@@ -427,10 +444,11 @@ public abstract class QueuedAcquisition implements AbortableWait {
             shared.waitRoom.leave(w);
         }
         if (error == null) {
-            settle(lease, null);
+            outcome.settle(lease, null);
             return;
         }
-        RuntimeException failure = shared.scripts.translate(error, key());
+        RuntimeException failure =
+                shared.scripts.translate(error, target.lockKeys().lock());
         if (failure instanceof LockConnectionException
                 || failure instanceof LockReplicationException
                 || queued
@@ -442,8 +460,8 @@ public abstract class QueuedAcquisition implements AbortableWait {
             // acknowledged is undone the same way, and so is any failure of a replicated call: it may
             // come from the wait after the script ran (WAITAOF refused by a server older than 7.2, say),
             // so the script's outcome is unknown.
-            undoUnknown();
+            target.undoUnknown(owner);
         }
-        settle(null, failure);
+        outcome.settle(null, failure);
     }
 }

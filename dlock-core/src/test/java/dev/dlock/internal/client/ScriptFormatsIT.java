@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Pins the names and messages the scripts write to those the Java side reads, on a real server: the
  * channel a hand-off is published on (built in Lua by {@code channel_of}) is the one {@link
- * Acquisition} subscribes to (built from {@link LockKeys}), the grant message has the shape {@link
+ * QueuedAcquisition} subscribes to (built from {@link LockKeys}), the grant message has the shape {@link
  * WaitRoom} parses, and the admin scan finds the lock by the key {@link LockKeys} names. A change on
  * one side only fails here, not in a hand-off that silently never arrives.
  */
@@ -58,7 +58,7 @@ final class ScriptFormatsIT {
             String holder = UUID.randomUUID() + ":thread-1";
             String waiterClient = UUID.randomUUID().toString();
             String waiter = waiterClient + ":lease-7";
-            String channel = keys.channel() + ':' + waiterClient; // as Acquisition.channel()
+            String channel = keys.channel() + ':' + waiterClient; // as QueuedAcquisition.channel()
             Script release = sharded ? Scripts.sharded(Scripts.RELEASE) : Scripts.RELEASE;
             try (Subscriber sub = new Subscriber(server, subscribe, channel)) {
                 assertThat((Long) eval(server, Scripts.ACQUIRE, keys, holder, "30000", "0", "5000"))
@@ -89,7 +89,7 @@ final class ScriptFormatsIT {
             String holder = UUID.randomUUID() + ":lease-1";
             String waiterClient = UUID.randomUUID().toString();
             String waiter = waiterClient + ":lease-7";
-            String channel = keys.lock().channel() + ':' + waiterClient; // as PermitAcquisition.channel()
+            String channel = keys.lock().channel() + ':' + waiterClient; // as QueuedAcquisition.channel()
             try (Subscriber sub = new Subscriber(server, "SUBSCRIBE", channel)) {
                 String[] keyArray = keys.scriptKeys();
                 assertThat((Long) eval(
