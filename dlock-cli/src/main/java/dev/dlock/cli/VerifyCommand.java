@@ -1,6 +1,7 @@
 package dev.dlock.cli;
 
 import dev.dlock.verify.Options;
+import dev.dlock.verify.SimulatedRun;
 import dev.dlock.verify.VerifyFlags;
 import dev.dlock.verify.VerifyMain;
 import java.util.concurrent.Callable;
@@ -21,7 +22,9 @@ import picocli.CommandLine.Mixin;
                     + " variants must be caught. See docs/verification.md.",
             "Without --redis it starts its own redis-servers and also injects server faults (SIGSTOP, restarts,"
                     + " DEBUG SLEEP). With --redis (or $" + RedisOptions.ENV + ") it runs only the client-side"
-                    + " faults against that Redis, never signals it, and deletes its own keys at the end."
+                    + " faults against that Redis, never signals it, and deletes its own keys at the end.",
+            "With --simulate it runs the deterministic simulation instead (no Redis needed): --seeds seeds of"
+                    + " --steps steps each, from --seed on, each replayable from its seed."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -38,6 +41,10 @@ final class VerifyCommand implements Callable<Integer> {
     public Integer call() {
         Options options;
         try {
+            if (flags.simulate()) {
+                SimulatedRun run = flags.toSimulatedRun();
+                return run.run(System.out) == 0 ? ExitCodes.OK : 1;
+            }
             // a bad seed, transport or scenario name is a usage error, before anything starts
             options = flags.toOptions(System.getenv(RedisOptions.ENV));
         } catch (IllegalArgumentException e) {

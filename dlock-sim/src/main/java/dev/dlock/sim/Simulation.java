@@ -137,6 +137,29 @@ public final class Simulation {
             long lostMessages,
             long maxLateMillis) {
         /**
+         * One line about this run: its seed, steps, simulated time, holds, faults, trace hash and speed.
+         *
+         * @param wallNanos how long the run took on the host's clock
+         * @return the line
+         */
+        public String describe(long wallNanos) {
+            return String.format(
+                    Locale.ROOT,
+                    "seed %d%s: %,d steps, %.0f s simulated, %,d holds, %,d replies and %,d messages lost, latest"
+                            + " acquire %,d ms past its wait, trace %016x, %,.0f steps/s",
+                    config.seed(),
+                    config.control().isEmpty() ? "" : " (" + config.control() + ")",
+                    steps,
+                    simulatedNanos / 1e9,
+                    holds,
+                    lostReplies,
+                    lostMessages,
+                    maxLateMillis,
+                    traceHash,
+                    steps / Math.max(1e-9, wallNanos / 1e9));
+        }
+
+        /**
          * The one-line command that replays this run.
          *
          * @return the command

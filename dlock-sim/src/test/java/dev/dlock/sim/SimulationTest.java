@@ -36,19 +36,7 @@ final class SimulationTest {
     }
 
     private static String describe(Simulation.Result r, long wallNanos) {
-        return String.format(
-                "seed %d%s: %,d steps, %.0f s simulated, %,d holds, %,d replies and %,d messages lost, latest acquire"
-                        + " %,d ms past its wait, trace %016x, %,.0f steps/s",
-                r.config().seed(),
-                r.config().control().isEmpty() ? "" : " (" + r.config().control() + ")",
-                r.steps(),
-                r.simulatedNanos() / 1e9,
-                r.holds(),
-                r.lostReplies(),
-                r.lostMessages(),
-                r.maxLateMillis(),
-                r.traceHash(),
-                r.steps() / (wallNanos / 1e9));
+        return r.describe(wallNanos);
     }
 
     @Test

@@ -51,12 +51,84 @@ public final class VerifyFlags {
                     "resp or lettuce: the transport of every dlock client of the run (default: ${DEFAULT-VALUE}).")
     String transport = ClientTransport.DEFAULT_LABEL;
 
+    @Option(
+            names = "--simulate",
+            description = "Run the deterministic simulation instead: whole clients over dlock's own scripts on a"
+                    + " simulated Redis, network and clock, checked at every step; no Redis is needed (see"
+                    + " docs/verification.md, \"Deterministic simulation\").")
+    boolean simulate;
+
+    @Option(
+            names = "--seeds",
+            paramLabel = "N",
+            description = "With --simulate: how many seeds to run, from --seed on (default: "
+                    + SimulatedRun.DEFAULT_SEEDS + ").")
+    String seeds;
+
+    @Option(
+            names = "--steps",
+            paramLabel = "N",
+            description = "With --simulate: steps per seed (default: " + SimulatedRun.DEFAULT_STEPS + ").")
+    String steps;
+
+    @Option(
+            names = "--control",
+            paramLabel = "NAME",
+            description = "With --simulate: re-introduce this fixed defect and stop at the first seed that catches it"
+                    + " (one of " + SimulatedRun.CONTROLS_TEXT + ").")
+    String control;
+
+    /**
+     * Whether {@code --simulate} was given: then {@link #toSimulatedRun()} applies instead of {@link #toOptions()}.
+     *
+     * @return whether to simulate
+     */
+    public boolean simulate() {
+        return simulate;
+    }
+
+    /**
+     * The simulated run these flags ask for, checked: {@code --seed} is the first seed (picked when not given).
+     *
+     * @return the run
+     * @throws IllegalArgumentException naming the flag: a number that is not a positive integer, an unknown control,
+     *     or a flag of the torture run, which does not apply to a simulation
+     */
+    public SimulatedRun toSimulatedRun() {
+        if (redis != null
+                || longTier
+                || out != null
+                || !only.isEmpty()
+                || !transport.equals(ClientTransport.DEFAULT_LABEL)) {
+            throw new IllegalArgumentException(
+                    "--simulate runs no Redis and no scenarios: --redis, --long, --out, --only and --transport do not"
+                            + " apply");
+        }
+        long first = seed != null ? integer("--seed", seed, Long.MIN_VALUE) : System.nanoTime() & 0xFFFFFFL;
+        long count = seeds != null ? integer("--seeds", seeds, 1) : SimulatedRun.DEFAULT_SEEDS;
+        long perSeed = steps != null ? integer("--steps", steps, 1) : SimulatedRun.DEFAULT_STEPS;
+        return new SimulatedRun(first, count, perSeed, control == null ? "" : control.trim());
+    }
+
+    private static long integer(String flag, String value, long min) {
+        long n;
+        try {
+            n = Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + " must be an integer, not '" + value + "'");
+        }
+        if (n < min) {
+            throw new IllegalArgumentException(flag + " must be at least " + min + ", was " + n);
+        }
+        return n;
+    }
+
     /**
      * The options these flags give, checked; a seed is picked when none was given.
      *
      * @return the options
      * @throws IllegalArgumentException naming the flag: a seed that is not an integer, an unknown transport, an
-     *     unknown scenario
+     *     unknown scenario, or a flag of {@code --simulate} alone
      */
     public Options toOptions() {
         return toOptions(null);
@@ -71,6 +143,9 @@ public final class VerifyFlags {
      * @throws IllegalArgumentException as {@link #toOptions()}
      */
     public Options toOptions(String redisUriIfNone) {
+        if (seeds != null || steps != null || control != null) {
+            throw new IllegalArgumentException("--seeds, --steps and --control need --simulate");
+        }
         Long given = null;
         if (seed != null) {
             try {

@@ -63,6 +63,9 @@ public final class VerifyMain {
                 out.print(usage());
                 return 0;
             }
+            if (line.flags.simulate()) {
+                return line.flags.toSimulatedRun().run(out);
+            }
             options = line.flags.toOptions();
         } catch (IllegalArgumentException e) {
             err.println(e.getMessage());
