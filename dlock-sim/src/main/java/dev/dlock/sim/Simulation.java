@@ -5,9 +5,6 @@ import dev.dlock.LockClient;
 import dev.dlock.LockException;
 import dev.dlock.sim.HoldBook.Hold;
 import dev.dlock.sim.HoldBook.Kind;
-import dev.dlock.spi.Transport;
-import dev.dlock.spi.TransportConfig;
-import dev.dlock.spi.TransportFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +23,7 @@ import java.util.concurrent.CompletionException;
  * each by its holder's own view ({@code Lease.isValid()}); each new hold's fencing token against those it excludes.
  * The network also loses replies (the command ran; the client times out) and pub/sub messages. The first violation
  * ends the run; without one, the run ends quiescent: faults healed, callers gone, clients closed, and nothing left on
- * the server but what outlives a lock by design ({@link Leftovers}). A run is a function of its {@link Config}: its
+ * the server but what outlives a lock by design ({@link Leftovers}). A run is a function of its {@link SimConfig}: its
  * trace hash repeats with the seed.
  *
  * <p>Not thread-safe: a run is one thread's.
@@ -35,83 +32,13 @@ public final class Simulation {
     private static final long MS = 1_000_000;
     private static final String CONTROL = "dlock.unsafe.control";
     private static final long EPOCH_MS = 1_767_225_600_000L; // 2026-01-01, the simulated server's clock at start
-    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
-    /** Redlock's, under half the lease as Redlock requires (an acquire waits for every node up to it). */
-    private static final Duration REDLOCK_TIMEOUT = Duration.ofMillis(400);
+    private static final Duration COMMAND_TIMEOUT = SimClients.COMMAND_TIMEOUT;
     /**
      * How late past its wait an acquire may complete: the command in flight at its deadline, the last try that leaves
      * the queue, and a release of a hold it took meanwhile, each bounded by the command timeout; and a little for the
      * callback executor.
      */
     private static final long ACQUIRE_SLACK = 3 * COMMAND_TIMEOUT.toNanos() + 200 * MS;
-
-    /**
-     * What one run does.
-     *
-     * @param seed the seed every random choice comes from
-     * @param steps how many steps to run
-     * @param clients how many clients
-     * @param callersPerClient how many callers each client has
-     * @param namesPerKind how many lock names of each kind the callers share
-     * @param permits the semaphores' permits
-     * @param redlockNodes how many simulated masters each client's Redlock client spans (0: no Redlock)
-     * @param leaseMillis the clients' lease time
-     * @param maxDelayMillis the longest ordinary one-way network delay
-     * @param spikeDelayMillis the longest delay of a rare spike, past a lease
-     * @param replyLoss the chance that a command's reply never comes (the command ran; the client times out)
-     * @param messageLoss the chance that a pub/sub message (a grant, a wake-up) never comes
-     * @param control the negative control its clients run with ({@code dlock.unsafe.control}), or empty
-     */
-    public record Config(
-            long seed,
-            long steps,
-            int clients,
-            int callersPerClient,
-            int namesPerKind,
-            int permits,
-            int redlockNodes,
-            long leaseMillis,
-            long maxDelayMillis,
-            long spikeDelayMillis,
-            double replyLoss,
-            double messageLoss,
-            String control) {
-        /**
-         * The defaults for a seed: 3 clients of 4 callers over 3 names of each kind, 3 permits, Redlock over 3
-         * masters, 1 s leases, delays up to 20 ms with spikes up to 1.5 s, one reply in 1,000 and one pub/sub message
-         * in 100 lost.
-         *
-         * @param seed the seed
-         * @param steps the steps
-         * @return the config
-         */
-        public static Config of(long seed, long steps) {
-            return new Config(seed, steps, 3, 4, 3, 3, 3, 1000, 20, 1500, 0.001, 0.01, "");
-        }
-
-        /**
-         * This config with a negative control on.
-         *
-         * @param name the control's name, such as {@code stale-grant}
-         * @return the config
-         */
-        public Config withControl(String name) {
-            return new Config(
-                    seed,
-                    steps,
-                    clients,
-                    callersPerClient,
-                    namesPerKind,
-                    permits,
-                    redlockNodes,
-                    leaseMillis,
-                    maxDelayMillis,
-                    spikeDelayMillis,
-                    replyLoss,
-                    messageLoss,
-                    name);
-        }
-    }
 
     /**
      * What a run saw.
@@ -127,7 +54,7 @@ public final class Simulation {
      * @param maxLateMillis how far past its wait the latest acquire completed
      */
     public record Result(
-            Config config,
+            SimConfig config,
             long steps,
             long simulatedNanos,
             long holds,
@@ -165,14 +92,18 @@ public final class Simulation {
          * @return the command
          */
         public String replay() {
-            return "mvn -B -o verify -pl dlock-sim -Dtest=SimulationTest#replay -Dsim.seed=" + config.seed()
-                    + " -Dsim.steps=" + config.steps()
-                    + (config.control().isEmpty() ? "" : " -Dsim.control=" + config.control())
+            boolean defaults =
+                    config.equals(SimConfig.of(config.seed(), config.steps()).withControl(config.control()));
+            return "mvn -B -o verify -pl dlock-sim -Dtest=SimulationTest#replay*"
+                    + (defaults
+                            ? " -Dsim.seed=" + config.seed() + " -Dsim.steps=" + config.steps()
+                                    + (config.control().isEmpty() ? "" : " -Dsim.control=" + config.control())
+                            : " -Dsim.config=" + config.compact())
                     + " -Dsurefire.failIfNoSpecifiedTests=false";
         }
     }
 
-    private final Config config;
+    private final SimConfig config;
     private final SplittableRandom random;
     private final EventLoop loop = new EventLoop();
     private final SimRedis server = new SimRedis(() -> EPOCH_MS + loop.now() / MS);
@@ -180,7 +111,7 @@ public final class Simulation {
     private final List<SimRedis> nodes = new ArrayList<>(); // Redlock's masters
     private final List<LockClient> redlocks = new ArrayList<>(); // one per client, over the nodes
     private final Kind[] kinds;
-    private final List<LoopNetwork> networks = new ArrayList<>();
+    private final SimClients builder;
     private boolean draining; // the run's steps are done: callers start nothing new, faults heal
     private int acquiring; // acquires started and not completed
     private long maxLate; // how far past its wait the latest acquire completed
@@ -189,13 +120,14 @@ public final class Simulation {
     private long hash = 0xcbf29ce484222325L;
     private String violation;
 
-    private Simulation(Config config) {
+    private Simulation(SimConfig config) {
         this.config = config;
         this.random = new SplittableRandom(config.seed());
         for (int n = 0; n < config.redlockNodes(); n++) {
             nodes.add(new SimRedis(() -> EPOCH_MS + loop.now() / MS));
         }
         this.book = new HoldBook(server, config.permits(), nodes);
+        this.builder = new SimClients(loop, config, () -> draining, this::observe);
         this.kinds = config.redlockNodes() > 0
                 ? Kind.values()
                 : java.util.Arrays.stream(Kind.values())
@@ -209,7 +141,7 @@ public final class Simulation {
      * @param config what to run
      * @return what it saw
      */
-    public static Result run(Config config) {
+    public static Result run(SimConfig config) {
         return new Simulation(config).go();
     }
 
@@ -218,9 +150,9 @@ public final class Simulation {
         System.setProperty(CONTROL, config.control()); // read by each client as it is built
         try {
             for (int c = 0; c < config.clients(); c++) {
-                clients.add(newClient(c));
+                clients.add(builder.single(c, server, random.split()));
                 if (config.redlockNodes() > 0) {
-                    redlocks.add(newRedlockClient(c));
+                    redlocks.add(builder.redlock(c, nodes, random.split()));
                 }
             }
         } finally {
@@ -245,8 +177,10 @@ public final class Simulation {
         if (violation == null) {
             drain();
         }
-        long replies = networks.stream().mapToLong(LoopNetwork::lostReplies).sum();
-        long messages = networks.stream().mapToLong(LoopNetwork::lostMessages).sum();
+        long replies =
+                builder.networks().stream().mapToLong(LoopNetwork::lostReplies).sum();
+        long messages =
+                builder.networks().stream().mapToLong(LoopNetwork::lostMessages).sum();
         return new Result(config, steps, simulated, holds, violation, hash, replies, messages, maxLate / MS);
     }
 
@@ -257,11 +191,16 @@ public final class Simulation {
      */
     private void drain() {
         draining = true;
-        for (LoopNetwork network : networks) {
+        for (LoopNetwork network : builder.networks()) {
             network.lose(0, 0);
         }
         long bound = 3 * config.leaseMillis() * MS + 3000 * MS + ACQUIRE_SLACK; // the longest hold, wait and slack
-        loop.runUntil(() -> violation != null || (acquiring == 0 && book.isEmpty()), bound);
+        loop.runUntil(
+                () -> {
+                    check(); // the invariants hold while the callers give back what they hold, too
+                    return violation != null || (acquiring == 0 && book.isEmpty());
+                },
+                bound);
         if (violation != null) {
             return;
         }
@@ -290,85 +229,6 @@ public final class Simulation {
         if (left != null) {
             violation("quiescence: " + left);
         }
-    }
-
-    /** A network of one client to one server: seeded delays, losses and stalls. */
-    private SimTransport transport(SimRedis to, SplittableRandom own, Duration timeout) {
-        long max = config.maxDelayMillis() * MS;
-        long spike = config.spikeDelayMillis() * MS;
-        LoopNetwork network = new LoopNetwork(
-                loop,
-                own.split(),
-                new LoopNetwork.Delays(50_000, max, 0.002, spike),
-                new LoopNetwork.Delays(50_000, max, 0.1, spike)); // grants late more often than replies
-        network.lose(config.replyLoss(), config.messageLoss());
-        networks.add(network);
-        stalls(network, own.split());
-        return new SimTransport(to, network, false, loop, timeout);
-    }
-
-    private LockClient newClient(int index) {
-        SplittableRandom own = random.split();
-        SimTransport transport = transport(server, own, COMMAND_TIMEOUT);
-        String id = String.format(Locale.ROOT, "sim%05d-%08x", index, own.nextInt());
-        SimClientRuntime runtime =
-                new SimClientRuntime(loop, own.nextLong(0, 1_000_000 * MS), own.nextDouble(-50, 50), id);
-        return LockClient.builder()
-                .redisUri("redis://sim")
-                .transport(new TransportFactory() {
-                    @Override
-                    public Transport connect(TransportConfig c) {
-                        return transport;
-                    }
-                })
-                .leaseTime(Duration.ofMillis(config.leaseMillis()))
-                .commandTimeout(COMMAND_TIMEOUT)
-                .runtime(runtime)
-                .build();
-    }
-
-    /**
-     * A Redlock client over the simulated masters, each reached through a network of its own (a part can be slow,
-     * lose a reply or stall while the others answer).
-     */
-    private LockClient newRedlockClient(int index) {
-        SplittableRandom own = random.split();
-        String[] uris = new String[nodes.size()];
-        Map<String, SimTransport> transports = new java.util.HashMap<>();
-        for (int n = 0; n < nodes.size(); n++) {
-            uris[n] = "redis://node" + n + ":6379";
-            transports.put("node" + n, transport(nodes.get(n), own, REDLOCK_TIMEOUT));
-        }
-        String id = String.format(Locale.ROOT, "red%05d-%08x", index, own.nextInt());
-        SimClientRuntime runtime = new SimClientRuntime(
-                loop, own.nextLong(0, 1_000_000 * MS), own.nextDouble(-50, 50), id, own.nextLong());
-        // its build connects the nodes on an executor and waits: run those connects at once (they do no I/O here)
-        return runtime.inline(() -> LockClient.builder()
-                .redlock(uris)
-                .transport(c -> transports.get(c.uri().hosts().get(0).host()))
-                .leaseTime(Duration.ofMillis(config.leaseMillis()))
-                .commandTimeout(REDLOCK_TIMEOUT)
-                .runtime(runtime)
-                .build());
-    }
-
-    /**
-     * Now and then, this client's network stalls for up to two leases, both links at once (a pause, a partition that
-     * heals) or the pub/sub link longer than the command link (its messages lag behind the replies).
-     */
-    private void stalls(LoopNetwork network, SplittableRandom own) {
-        long gap = own.nextLong(1, 20_000) * MS;
-        loop.after(gap, () -> {
-            if (draining) {
-                return;
-            }
-            long stall = own.nextLong(0, 2 * config.leaseMillis()) * MS;
-            long lag = own.nextBoolean() ? 0 : own.nextLong(0, config.leaseMillis()) * MS;
-            network.stall(SimNetwork.Link.COMMANDS, stall);
-            network.stall(SimNetwork.Link.PUBSUB, stall + lag);
-            observe(-1, stall, lag);
-            stalls(network, own);
-        });
     }
 
     /**

@@ -45,12 +45,16 @@ final class SimulationTest {
         long wall = 0;
         for (long seed = 1; steps < TOTAL_STEPS; seed++) {
             long t0 = System.nanoTime();
-            Simulation.Result r = Simulation.run(Simulation.Config.of(seed, STEPS_PER_SEED));
+            Simulation.Result r = Simulation.run(SimConfig.of(seed, STEPS_PER_SEED));
             long took = System.nanoTime() - t0;
             System.out.println("[sim] " + describe(r, took));
-            assertThat(r.violation())
-                    .as("seed %d; replay: %s", seed, r.replay())
-                    .isNull();
+            if (r.violation() != null) {
+                Shrink.Found simpler = Shrink.shrink(r);
+                throw new AssertionError("seed " + seed + ": " + r.violation() + "\nreplay: " + r.replay()
+                        + "\nshrunk (" + simpler.tries() + " tries): "
+                        + simpler.result().violation() + "\nreplay: "
+                        + simpler.result().replay());
+            }
             steps += r.steps();
             wall += took;
         }
@@ -59,12 +63,12 @@ final class SimulationTest {
 
     @Test
     void oneSeed_repeatsItsTraceByteForByte() {
-        Simulation.Config config = Simulation.Config.of(42, 20_000);
+        SimConfig config = SimConfig.of(42, 20_000);
         Simulation.Result first = Simulation.run(config);
         Simulation.Result second = Simulation.run(config);
         assertThat(second.traceHash()).isEqualTo(first.traceHash());
         assertThat(second.steps()).isEqualTo(first.steps());
-        assertThat(Simulation.run(Simulation.Config.of(43, 20_000)).traceHash())
+        assertThat(Simulation.run(SimConfig.of(43, 20_000)).traceHash())
                 .as("another seed, another trace")
                 .isNotEqualTo(first.traceHash());
     }
@@ -76,7 +80,7 @@ final class SimulationTest {
         for (long seed = 1; seed <= 20; seed++) {
             long t0 = System.nanoTime();
             Simulation.Result r =
-                    Simulation.run(Simulation.Config.of(seed, STEPS_PER_SEED).withControl(control));
+                    Simulation.run(SimConfig.of(seed, STEPS_PER_SEED).withControl(control));
             if (r.violation() != null) {
                 System.out.println("[sim] " + describe(r, System.nanoTime() - t0) + " caught after " + missed.size()
                         + " seeds missed it: " + r.violation());
@@ -88,10 +92,37 @@ final class SimulationTest {
     }
 
     @Test
+    void aFailingRun_shrinksToASimplerWorldThatStillFails_andReplaysFromItsConfig() {
+        Simulation.Result failing =
+                Simulation.run(SimConfig.of(1, STEPS_PER_SEED).withControl("expired-handoff"));
+        assertThat(failing.violation()).isNotNull();
+        Shrink.Found found = Shrink.shrink(failing);
+        System.out.println("[sim] shrunk in " + found.tries() + " tries to "
+                + found.config().compact() + ": " + found.result().violation());
+        SimConfig shrunk = found.config();
+        assertThat(found.result().violation()).isNotNull();
+        assertThat(shrunk.steps()).isLessThanOrEqualTo(failing.steps());
+        assertThat(shrunk.compact()).isNotEqualTo(failing.config().compact());
+        Simulation.Result again = Simulation.run(SimConfig.parse(shrunk.compact()));
+        assertThat(again.traceHash()).isEqualTo(found.result().traceHash());
+        assertThat(found.result().replay()).contains("-Dsim.config=" + shrunk.compact());
+    }
+
+    @Test
     @EnabledIfSystemProperty(named = "sim.seed", matches = "-?\\d+")
     void replay() {
-        Simulation.Config config = Simulation.Config.of(Long.getLong("sim.seed"), Long.getLong("sim.steps", 200_000))
-                .withControl(System.getProperty("sim.control", ""));
+        replay(SimConfig.of(Long.getLong("sim.seed"), Long.getLong("sim.steps", 200_000))
+                .withControl(System.getProperty("sim.control", "")));
+    }
+
+    /** Replays a whole config, as a shrunk failure prints it: {@code -Dsim.config=seed=3,steps=1000,clients=2,...}. */
+    @Test
+    @EnabledIfSystemProperty(named = "sim.config", matches = ".+")
+    void replayConfig() {
+        replay(SimConfig.parse(System.getProperty("sim.config")));
+    }
+
+    private static void replay(SimConfig config) {
         long t0 = System.nanoTime();
         Simulation.Result r = Simulation.run(config);
         System.out.println("[sim] " + describe(r, System.nanoTime() - t0) + ", violation: " + r.violation());

@@ -1,5 +1,7 @@
 package dev.dlock.verify;
 
+import dev.dlock.sim.Shrink;
+import dev.dlock.sim.SimConfig;
 import dev.dlock.sim.Simulation;
 import java.io.PrintStream;
 import java.util.List;
@@ -76,8 +78,7 @@ public record SimulatedRun(long firstSeed, long seeds, long steps, String contro
         long totalWall = 0;
         for (long seed = firstSeed; seed < firstSeed + seeds; seed++) {
             long t0 = System.nanoTime();
-            Simulation.Result r =
-                    Simulation.run(Simulation.Config.of(seed, steps).withControl(control));
+            Simulation.Result r = Simulation.run(SimConfig.of(seed, steps).withControl(control));
             long wall = System.nanoTime() - t0;
             totalSteps += r.steps();
             totalWall += wall;
@@ -86,6 +87,12 @@ public record SimulatedRun(long firstSeed, long seeds, long steps, String contro
                 out.println("  " + (control.isEmpty() ? "VIOLATION: " : "caught: ") + r.violation());
                 out.println("  replay: dlock verify --simulate --seed " + seed + " --seeds 1 --steps " + steps
                         + (control.isEmpty() ? "" : " --control " + control));
+                if (control.isEmpty()) {
+                    Shrink.Found simpler = Shrink.shrink(r);
+                    out.println("  shrunk (" + simpler.tries() + " runs): "
+                            + simpler.result().violation());
+                    out.println("  its replay: " + simpler.result().replay());
+                }
                 out.println(
                         control.isEmpty()
                                 ? "Verdict: FAIL (an invariant broke)"

@@ -1,0 +1,130 @@
+package dev.dlock.sim;
+
+import dev.dlock.LockClient;
+import dev.dlock.spi.Transport;
+import dev.dlock.spi.TransportConfig;
+import dev.dlock.spi.TransportFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * How a {@link Simulation} builds its clients: each a real {@link LockClient} through the public builder, on a
+ * {@link SimClientRuntime} of its own (clock offset and drift, seeded choices) and a {@link SimTransport} over a
+ * {@link LoopNetwork} of its own per server it talks to (seeded delays, spikes, losses and stalls). Every draw comes
+ * from the random source it is handed, in a fixed order, so a seed builds one world. Not thread-safe: a run's.
+ */
+final class SimClients {
+    static final long MS = 1_000_000;
+    static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+    /** Redlock's, under half the lease as Redlock requires (an acquire waits for every node up to it). */
+    static final Duration REDLOCK_TIMEOUT = Duration.ofMillis(400);
+
+    private final EventLoop loop;
+    private final SimConfig config;
+    private final BooleanSupplier draining;
+    private final Consumer<long[]> observe;
+    private final List<LoopNetwork> networks = new ArrayList<>();
+
+    /**
+     * @param loop the world
+     * @param config the run's config (delays, losses, lease time)
+     * @param draining whether the run is ending: no new stalls then
+     * @param observe where a stall is recorded in the run's trace
+     */
+    SimClients(EventLoop loop, SimConfig config, BooleanSupplier draining, Consumer<long[]> observe) {
+        this.loop = loop;
+        this.config = config;
+        this.draining = draining;
+        this.observe = observe;
+    }
+
+    /** Every network made so far, for the losses they counted and for healing them. */
+    List<LoopNetwork> networks() {
+        return networks;
+    }
+
+    /** A client of the one server. */
+    LockClient single(int index, SimRedis server, SplittableRandom own) {
+        SimTransport transport = transport(server, own, COMMAND_TIMEOUT);
+        String id = String.format(Locale.ROOT, "sim%05d-%08x", index, own.nextInt());
+        SimClientRuntime runtime =
+                new SimClientRuntime(loop, own.nextLong(0, 1_000_000 * MS), own.nextDouble(-50, 50), id);
+        return LockClient.builder()
+                .redisUri("redis://sim")
+                .transport(new TransportFactory() {
+                    @Override
+                    public Transport connect(TransportConfig c) {
+                        return transport;
+                    }
+                })
+                .leaseTime(Duration.ofMillis(config.leaseMillis()))
+                .commandTimeout(COMMAND_TIMEOUT)
+                .runtime(runtime)
+                .build();
+    }
+
+    /**
+     * A Redlock client over the simulated masters, each reached through a network of its own (a part can be slow,
+     * lose a reply or stall while the others answer).
+     */
+    LockClient redlock(int index, List<SimRedis> nodes, SplittableRandom own) {
+        String[] uris = new String[nodes.size()];
+        Map<String, SimTransport> transports = new HashMap<>();
+        for (int n = 0; n < nodes.size(); n++) {
+            uris[n] = "redis://node" + n + ":6379";
+            transports.put("node" + n, transport(nodes.get(n), own, REDLOCK_TIMEOUT));
+        }
+        String id = String.format(Locale.ROOT, "red%05d-%08x", index, own.nextInt());
+        SimClientRuntime runtime = new SimClientRuntime(
+                loop, own.nextLong(0, 1_000_000 * MS), own.nextDouble(-50, 50), id, own.nextLong());
+        // its build connects the nodes on an executor and waits: run those connects at once (they do no I/O here)
+        return runtime.inline(() -> LockClient.builder()
+                .redlock(uris)
+                .transport(c -> transports.get(c.uri().hosts().get(0).host()))
+                .leaseTime(Duration.ofMillis(config.leaseMillis()))
+                .commandTimeout(REDLOCK_TIMEOUT)
+                .runtime(runtime)
+                .build());
+    }
+
+    /** A network of one client to one server: seeded delays, losses and stalls. */
+    private SimTransport transport(SimRedis to, SplittableRandom own, Duration timeout) {
+        long max = config.maxDelayMillis() * MS;
+        long spike = config.spikeDelayMillis() * MS;
+        LoopNetwork network = new LoopNetwork(
+                loop,
+                own.split(),
+                new LoopNetwork.Delays(50_000, max, 0.002, spike),
+                new LoopNetwork.Delays(50_000, max, 0.1, spike)); // grants late more often than replies
+        network.lose(config.replyLoss(), config.messageLoss());
+        networks.add(network);
+        stalls(network, own.split());
+        return new SimTransport(to, network, false, loop, timeout);
+    }
+
+    /**
+     * Now and then, this client's network stalls for up to two leases, both links at once (a pause, a partition that
+     * heals) or the pub/sub link longer than the command link (its messages lag behind the replies).
+     */
+    private void stalls(LoopNetwork network, SplittableRandom own) {
+        long gap = own.nextLong(1, 20_000) * MS;
+        loop.after(gap, () -> {
+            if (draining.getAsBoolean()) {
+                return;
+            }
+            long stall = own.nextLong(0, 2 * config.leaseMillis()) * MS;
+            long lag = own.nextBoolean() ? 0 : own.nextLong(0, config.leaseMillis()) * MS;
+            network.stall(SimNetwork.Link.COMMANDS, stall);
+            network.stall(SimNetwork.Link.PUBSUB, stall + lag);
+            observe.accept(new long[] {-1, stall, lag});
+            stalls(network, own);
+        });
+    }
+}

@@ -1,0 +1,140 @@
+package dev.dlock.sim;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one {@link Simulation} run does: its seed and steps, its world (clients, callers, names, Redlock masters) and
+ * its faults (delays, losses), and the negative control it runs with. Immutable.
+ *
+ * @param seed the seed every random choice comes from
+ * @param steps how many steps to run
+ * @param clients how many clients
+ * @param callersPerClient how many callers each client has
+ * @param namesPerKind how many lock names of each kind the callers share
+ * @param permits the semaphores' permits
+ * @param redlockNodes how many simulated masters each client's Redlock client spans (0: no Redlock)
+ * @param leaseMillis the clients' lease time
+ * @param maxDelayMillis the longest ordinary one-way network delay
+ * @param spikeDelayMillis the longest delay of a rare spike, past a lease
+ * @param replyLoss the chance that a command's reply never comes (the command ran; the client times out)
+ * @param messageLoss the chance that a pub/sub message (a grant, a wake-up) never comes
+ * @param control the negative control its clients run with ({@code dlock.unsafe.control}), or empty
+ */
+public record SimConfig(
+        long seed,
+        long steps,
+        int clients,
+        int callersPerClient,
+        int namesPerKind,
+        int permits,
+        int redlockNodes,
+        long leaseMillis,
+        long maxDelayMillis,
+        long spikeDelayMillis,
+        double replyLoss,
+        double messageLoss,
+        String control) {
+    /**
+     * The defaults for a seed: 3 clients of 4 callers over 3 names of each kind, 3 permits, Redlock over 3
+     * masters, 1 s leases, delays up to 20 ms with spikes up to 1.5 s, one reply in 1,000 and one pub/sub message
+     * in 100 lost.
+     *
+     * @param seed the seed
+     * @param steps the steps
+     * @return the config
+     */
+    public static SimConfig of(long seed, long steps) {
+        return new SimConfig(seed, steps, 3, 4, 3, 3, 3, 1000, 20, 1500, 0.001, 0.01, "");
+    }
+
+    /**
+     * The config as {@code key=value} pairs, every component, as {@link #parse} reads it.
+     *
+     * @return the text
+     */
+    public String compact() {
+        return "seed=" + seed + ",steps=" + steps + ",clients=" + clients + ",callers=" + callersPerClient
+                + ",names=" + namesPerKind + ",permits=" + permits + ",redlock=" + redlockNodes + ",lease="
+                + leaseMillis + ",delay=" + maxDelayMillis + ",spike=" + spikeDelayMillis + ",replyLoss="
+                + replyLoss + ",messageLoss=" + messageLoss + ",control=" + control;
+    }
+
+    /**
+     * Reads a config from {@code key=value} pairs separated by commas ({@link #compact()}'s form); a key not
+     * given keeps {@link #of}'s default for the seed and steps given.
+     *
+     * @param text the pairs; {@code seed} and {@code steps} are required
+     * @return the config
+     * @throws IllegalArgumentException naming an unknown key, a missing seed or steps, or a malformed value
+     */
+    public static SimConfig parse(String text) {
+        Map<String, String> v = new HashMap<>();
+        for (String pair : text.split(",")) {
+            int eq = pair.indexOf('=');
+            if (eq < 0) {
+                throw new IllegalArgumentException("sim config: '" + pair + "' is not key=value");
+            }
+            v.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+        }
+        if (!v.containsKey("seed") || !v.containsKey("steps")) {
+            throw new IllegalArgumentException("sim config: seed and steps are required, in " + text);
+        }
+        SimConfig d = of(Long.parseLong(v.remove("seed")), Long.parseLong(v.remove("steps")));
+        SimConfig c = new SimConfig(
+                d.seed,
+                d.steps,
+                Integer.parseInt(v.getOrDefault("clients", "" + d.clients)),
+                Integer.parseInt(v.getOrDefault("callers", "" + d.callersPerClient)),
+                Integer.parseInt(v.getOrDefault("names", "" + d.namesPerKind)),
+                Integer.parseInt(v.getOrDefault("permits", "" + d.permits)),
+                Integer.parseInt(v.getOrDefault("redlock", "" + d.redlockNodes)),
+                Long.parseLong(v.getOrDefault("lease", "" + d.leaseMillis)),
+                Long.parseLong(v.getOrDefault("delay", "" + d.maxDelayMillis)),
+                Long.parseLong(v.getOrDefault("spike", "" + d.spikeDelayMillis)),
+                Double.parseDouble(v.getOrDefault("replyLoss", "" + d.replyLoss)),
+                Double.parseDouble(v.getOrDefault("messageLoss", "" + d.messageLoss)),
+                v.getOrDefault("control", d.control));
+        v.keySet()
+                .removeAll(List.of(
+                        "clients",
+                        "callers",
+                        "names",
+                        "permits",
+                        "redlock",
+                        "lease",
+                        "delay",
+                        "spike",
+                        "replyLoss",
+                        "messageLoss",
+                        "control"));
+        if (!v.isEmpty()) {
+            throw new IllegalArgumentException("sim config: unknown keys " + v.keySet() + " in " + text);
+        }
+        return c;
+    }
+
+    /**
+     * This config with a negative control on.
+     *
+     * @param name the control's name, such as {@code stale-grant}
+     * @return the config
+     */
+    public SimConfig withControl(String name) {
+        return new SimConfig(
+                seed,
+                steps,
+                clients,
+                callersPerClient,
+                namesPerKind,
+                permits,
+                redlockNodes,
+                leaseMillis,
+                maxDelayMillis,
+                spikeDelayMillis,
+                replyLoss,
+                messageLoss,
+                name);
+    }
+}
