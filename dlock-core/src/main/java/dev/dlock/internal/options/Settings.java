@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 /**
  * The settings of {@code LockClient.Builder} as the application gave them, not yet checked: the
@@ -104,22 +105,7 @@ public record Settings(
      * @return the new settings
      */
     public Settings withRedisUri(String uri) {
-        return new Settings(
-                uri,
-                leaseTime,
-                keyPrefix,
-                commandTimeout,
-                clientName,
-                transport,
-                maxNameLength,
-                callbackExecutor,
-                runtime,
-                listeners,
-                replicaAcks,
-                replicaAckTimeout,
-                replicaAckFsync,
-                redlock,
-                redlockUris);
+        return with(c -> c.redisUri = uri);
     }
 
     /**
@@ -129,22 +115,7 @@ public record Settings(
      * @return the new settings
      */
     public Settings withLeaseTime(Duration time) {
-        return new Settings(
-                redisUri,
-                time,
-                keyPrefix,
-                commandTimeout,
-                clientName,
-                transport,
-                maxNameLength,
-                callbackExecutor,
-                runtime,
-                listeners,
-                replicaAcks,
-                replicaAckTimeout,
-                replicaAckFsync,
-                redlock,
-                redlockUris);
+        return with(c -> c.leaseTime = time);
     }
 
     /**
@@ -154,22 +125,7 @@ public record Settings(
      * @return the new settings
      */
     public Settings withKeyPrefix(String prefix) {
-        return new Settings(
-                redisUri,
-                leaseTime,
-                prefix,
-                commandTimeout,
-                clientName,
-                transport,
-                maxNameLength,
-                callbackExecutor,
-                runtime,
-                listeners,
-                replicaAcks,
-                replicaAckTimeout,
-                replicaAckFsync,
-                redlock,
-                redlockUris);
+        return with(c -> c.keyPrefix = prefix);
     }
 
     /**
@@ -179,22 +135,7 @@ public record Settings(
      * @return the new settings
      */
     public Settings withCommandTimeout(Duration timeout) {
-        return new Settings(
-                redisUri,
-                leaseTime,
-                keyPrefix,
-                timeout,
-                clientName,
-                transport,
-                maxNameLength,
-                callbackExecutor,
-                runtime,
-                listeners,
-                replicaAcks,
-                replicaAckTimeout,
-                replicaAckFsync,
-                redlock,
-                redlockUris);
+        return with(c -> c.commandTimeout = timeout);
     }
 
     /**
@@ -204,22 +145,7 @@ public record Settings(
      * @return the new settings
      */
     public Settings withClientName(String name) {
-        return new Settings(
-                redisUri,
-                leaseTime,
-                keyPrefix,
-                commandTimeout,
-                name,
-                transport,
-                maxNameLength,
-                callbackExecutor,
-                runtime,
-                listeners,
-                replicaAcks,
-                replicaAckTimeout,
-                replicaAckFsync,
-                redlock,
-                redlockUris);
+        return with(c -> c.clientName = name);
     }
 
     /**
@@ -229,22 +155,7 @@ public record Settings(
      * @return the new settings
      */
     public Settings withTransport(TransportFactory factory) {
-        return new Settings(
-                redisUri,
-                leaseTime,
-                keyPrefix,
-                commandTimeout,
-                clientName,
-                factory,
-                maxNameLength,
-                callbackExecutor,
-                runtime,
-                listeners,
-                replicaAcks,
-                replicaAckTimeout,
-                replicaAckFsync,
-                redlock,
-                redlockUris);
+        return with(c -> c.transport = factory);
     }
 
     /**
@@ -254,22 +165,7 @@ public record Settings(
      * @return the new settings
      */
     public Settings withCallbackExecutor(Executor executor) {
-        return new Settings(
-                redisUri,
-                leaseTime,
-                keyPrefix,
-                commandTimeout,
-                clientName,
-                transport,
-                maxNameLength,
-                executor,
-                runtime,
-                listeners,
-                replicaAcks,
-                replicaAckTimeout,
-                replicaAckFsync,
-                redlock,
-                redlockUris);
+        return with(c -> c.callbackExecutor = executor);
     }
 
     /**
@@ -279,22 +175,7 @@ public record Settings(
      * @return the new settings
      */
     public Settings withRuntime(ClientRuntime runtime) {
-        return new Settings(
-                redisUri,
-                leaseTime,
-                keyPrefix,
-                commandTimeout,
-                clientName,
-                transport,
-                maxNameLength,
-                callbackExecutor,
-                runtime,
-                listeners,
-                replicaAcks,
-                replicaAckTimeout,
-                replicaAckFsync,
-                redlock,
-                redlockUris);
+        return with(c -> c.runtime = runtime);
     }
 
     /**
@@ -307,22 +188,7 @@ public record Settings(
     public Settings withListener(LockListener listener) {
         List<LockListener> more = new ArrayList<>(listeners);
         more.add(java.util.Objects.requireNonNull(listener, "listener"));
-        return new Settings(
-                redisUri,
-                leaseTime,
-                keyPrefix,
-                commandTimeout,
-                clientName,
-                transport,
-                maxNameLength,
-                callbackExecutor,
-                runtime,
-                more,
-                replicaAcks,
-                replicaAckTimeout,
-                replicaAckFsync,
-                redlock,
-                redlockUris);
+        return with(c -> c.listeners = more);
     }
 
     /**
@@ -334,22 +200,11 @@ public record Settings(
      * @return the new settings
      */
     public Settings withReplicaAck(int acks, Duration timeout, boolean fsync) {
-        return new Settings(
-                redisUri,
-                leaseTime,
-                keyPrefix,
-                commandTimeout,
-                clientName,
-                transport,
-                maxNameLength,
-                callbackExecutor,
-                runtime,
-                listeners,
-                acks,
-                timeout,
-                fsync,
-                redlock,
-                redlockUris);
+        return with(c -> {
+            c.replicaAcks = acks;
+            c.replicaAckTimeout = timeout;
+            c.replicaAckFsync = fsync;
+        });
     }
 
     /**
@@ -359,21 +214,68 @@ public record Settings(
      * @return the new settings
      */
     public Settings withRedlock(String[] uris) {
+        return with(c -> {
+            c.redlock = true;
+            c.redlockUris = uris == null ? null : java.util.Arrays.asList(uris.clone());
+        });
+    }
+
+    /** These settings with {@code change} made to a copy of their components: the one place that lists them all. */
+    private Settings with(Consumer<Copy> change) {
+        Copy c = new Copy(this);
+        change.accept(c);
         return new Settings(
-                redisUri,
-                leaseTime,
-                keyPrefix,
-                commandTimeout,
-                clientName,
-                transport,
-                maxNameLength,
-                callbackExecutor,
-                runtime,
-                listeners,
-                replicaAcks,
-                replicaAckTimeout,
-                replicaAckFsync,
-                true,
-                uris == null ? null : java.util.Arrays.asList(uris.clone()));
+                c.redisUri,
+                c.leaseTime,
+                c.keyPrefix,
+                c.commandTimeout,
+                c.clientName,
+                c.transport,
+                c.maxNameLength,
+                c.callbackExecutor,
+                c.runtime,
+                c.listeners,
+                c.replicaAcks,
+                c.replicaAckTimeout,
+                c.replicaAckFsync,
+                c.redlock,
+                c.redlockUris);
+    }
+
+    /** The components of one {@link Settings} while a wither changes some: used once, by {@link #with}. */
+    private static final class Copy {
+        String redisUri;
+        Duration leaseTime;
+        String keyPrefix;
+        Duration commandTimeout;
+        String clientName;
+        TransportFactory transport;
+        int maxNameLength;
+        Executor callbackExecutor;
+        ClientRuntime runtime;
+        List<LockListener> listeners;
+        int replicaAcks;
+        Duration replicaAckTimeout;
+        boolean replicaAckFsync;
+        boolean redlock;
+        List<String> redlockUris;
+
+        Copy(Settings s) {
+            redisUri = s.redisUri;
+            leaseTime = s.leaseTime;
+            keyPrefix = s.keyPrefix;
+            commandTimeout = s.commandTimeout;
+            clientName = s.clientName;
+            transport = s.transport;
+            maxNameLength = s.maxNameLength;
+            callbackExecutor = s.callbackExecutor;
+            runtime = s.runtime;
+            listeners = s.listeners;
+            replicaAcks = s.replicaAcks;
+            replicaAckTimeout = s.replicaAckTimeout;
+            replicaAckFsync = s.replicaAckFsync;
+            redlock = s.redlock;
+            redlockUris = s.redlockUris;
+        }
     }
 }
