@@ -3,6 +3,7 @@ package dev.dlock.sim;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * What one {@link Simulation} run does: its seed and steps, its world (clients, callers, names, Redlock masters) and
@@ -82,20 +83,19 @@ public record SimConfig(
             throw new IllegalArgumentException("sim config: seed and steps are required, in " + text);
         }
         SimConfig d = of(Long.parseLong(v.remove("seed")), Long.parseLong(v.remove("steps")));
-        SimConfig c = new SimConfig(
-                d.seed,
-                d.steps,
-                Integer.parseInt(v.getOrDefault("clients", "" + d.clients)),
-                Integer.parseInt(v.getOrDefault("callers", "" + d.callersPerClient)),
-                Integer.parseInt(v.getOrDefault("names", "" + d.namesPerKind)),
-                Integer.parseInt(v.getOrDefault("permits", "" + d.permits)),
-                Integer.parseInt(v.getOrDefault("redlock", "" + d.redlockNodes)),
-                Long.parseLong(v.getOrDefault("lease", "" + d.leaseMillis)),
-                Long.parseLong(v.getOrDefault("delay", "" + d.maxDelayMillis)),
-                Long.parseLong(v.getOrDefault("spike", "" + d.spikeDelayMillis)),
-                Double.parseDouble(v.getOrDefault("replyLoss", "" + d.replyLoss)),
-                Double.parseDouble(v.getOrDefault("messageLoss", "" + d.messageLoss)),
-                v.getOrDefault("control", d.control));
+        SimConfig c = d.with(x -> {
+            x.clients = Integer.parseInt(v.getOrDefault("clients", "" + d.clients));
+            x.callersPerClient = Integer.parseInt(v.getOrDefault("callers", "" + d.callersPerClient));
+            x.namesPerKind = Integer.parseInt(v.getOrDefault("names", "" + d.namesPerKind));
+            x.permits = Integer.parseInt(v.getOrDefault("permits", "" + d.permits));
+            x.redlockNodes = Integer.parseInt(v.getOrDefault("redlock", "" + d.redlockNodes));
+            x.leaseMillis = Long.parseLong(v.getOrDefault("lease", "" + d.leaseMillis));
+            x.maxDelayMillis = Long.parseLong(v.getOrDefault("delay", "" + d.maxDelayMillis));
+            x.spikeDelayMillis = Long.parseLong(v.getOrDefault("spike", "" + d.spikeDelayMillis));
+            x.replyLoss = Double.parseDouble(v.getOrDefault("replyLoss", "" + d.replyLoss));
+            x.messageLoss = Double.parseDouble(v.getOrDefault("messageLoss", "" + d.messageLoss));
+            x.control = v.getOrDefault("control", d.control);
+        });
         v.keySet()
                 .removeAll(List.of(
                         "clients",
@@ -122,19 +122,59 @@ public record SimConfig(
      * @return the config
      */
     public SimConfig withControl(String name) {
+        return with(x -> x.control = name);
+    }
+
+    /** This config with {@code change} made to a copy of its components: the one place that lists them all. */
+    SimConfig with(Consumer<Draft> change) {
+        Draft x = new Draft(this);
+        change.accept(x);
         return new SimConfig(
-                seed,
-                steps,
-                clients,
-                callersPerClient,
-                namesPerKind,
-                permits,
-                redlockNodes,
-                leaseMillis,
-                maxDelayMillis,
-                spikeDelayMillis,
-                replyLoss,
-                messageLoss,
-                name);
+                x.seed,
+                x.steps,
+                x.clients,
+                x.callersPerClient,
+                x.namesPerKind,
+                x.permits,
+                x.redlockNodes,
+                x.leaseMillis,
+                x.maxDelayMillis,
+                x.spikeDelayMillis,
+                x.replyLoss,
+                x.messageLoss,
+                x.control);
+    }
+
+    /** The components of one config while {@link #with} changes some. */
+    static final class Draft {
+        long seed;
+        long steps;
+        int clients;
+        int callersPerClient;
+        int namesPerKind;
+        int permits;
+        int redlockNodes;
+        long leaseMillis;
+        long maxDelayMillis;
+        long spikeDelayMillis;
+        double replyLoss;
+        double messageLoss;
+        String control;
+
+        private Draft(SimConfig c) {
+            seed = c.seed;
+            steps = c.steps;
+            clients = c.clients;
+            callersPerClient = c.callersPerClient;
+            namesPerKind = c.namesPerKind;
+            permits = c.permits;
+            redlockNodes = c.redlockNodes;
+            leaseMillis = c.leaseMillis;
+            maxDelayMillis = c.maxDelayMillis;
+            spikeDelayMillis = c.spikeDelayMillis;
+            replyLoss = c.replyLoss;
+            messageLoss = c.messageLoss;
+            control = c.control;
+        }
     }
 }
