@@ -218,22 +218,17 @@ final class FailoverDemo {
     private void awaitIdle(LockAdmin admin) throws InterruptedException {
         long by = System.nanoTime() + 6_000_000_000L;
         LockInfo info = admin.status(NAME);
-        while ((info.holderId().isPresent() || info.waiters() > 0) && System.nanoTime() - by < 0) {
+        while (!idle(info) && System.nanoTime() - by < 0) {
             Thread.sleep(50);
             info = admin.status(NAME);
         }
-        if (info.holderId().isPresent() || info.waiters() > 0) {
-            out.println("  the lock is not idle before the hold-back: " + describe(admin));
+        if (!idle(info)) {
+            out.println("  the lock is not idle before the hold-back: " + info);
         }
     }
 
-    private static String describe(LockAdmin admin) {
-        try {
-            LockInfo info = admin.status(NAME);
-            return info.holderId().map(id -> "held by " + id).orElse("free") + ", " + info.waiters() + " waiting";
-        } catch (LockException e) {
-            return "unknown (" + e.getMessage() + ")";
-        }
+    private static boolean idle(LockInfo info) {
+        return info.holderId().isEmpty() && info.waiters() == 0;
     }
 
     /** Waits for the long jobs to end: {@link #FOLLOW_MS} after the failover, at most the lease. */
