@@ -61,11 +61,16 @@ final class Connections {
         return build(builder, unsafeControl);
     }
 
+    /**
+     * Builds under one lock whether or not a control is asked for: a control is a system property while its client is
+     * built, so a client of an honest scenario in another lane ({@link Verify#run(Options, java.util.List, int)}) built
+     * at the same moment would otherwise get it too.
+     */
     private static LockClient build(LockClient.Builder builder, String unsafeControl) {
-        if (unsafeControl == null) {
-            return builder.build();
-        }
         synchronized (System.class) {
+            if (unsafeControl == null) {
+                return builder.build();
+            }
             System.setProperty(UNSAFE_CONTROL, unsafeControl);
             try {
                 return builder.build();

@@ -4,8 +4,14 @@ import dev.dlock.testkit.RedisServer;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * The torture run behind {@code dlock verify}: runs every scenario and negative control and checks the histories.
@@ -80,11 +86,92 @@ public final class Verify {
         return all.stream().filter(s -> names.contains(s.name())).toList();
     }
 
-    /** Runs only {@code scenarios} (tests use a subset). */
+    /** Runs only {@code scenarios} (tests use a subset), one after another. */
     static Report run(Options options, List<Scenario> scenarios) throws Exception {
+        return run(options, scenarios, 1);
+    }
+
+    /**
+     * Runs only {@code scenarios} in {@code lanes} lanes side by side (the quick tier's IT uses two). Scenario {@code i}
+     * of the list goes to lane {@code i % lanes}, so each lane keeps the run's order; each lane has servers, a key
+     * prefix and a runner of its own, as if it were a run of its own, and the report lists the scenarios in the list's
+     * order. A scenario's choices depend on the seed and its name only, not on its lane.
+     *
+     * @throws Exception the first lane's failure to set up, after every lane has ended and closed its servers
+     */
+    static Report run(Options options, List<Scenario> scenarios, int lanes) throws Exception {
+        if (lanes < 1) {
+            throw new IllegalArgumentException("lanes must be at least 1, was " + lanes);
+        }
         Files.createDirectories(options.outDir());
         quietClientLogs();
-        Duration ttl = Duration.ofMillis(options.longTier() ? 2000 : 1000);
+        List<List<Scenario>> split = new ArrayList<>();
+        for (int lane = 0; lane < Math.min(lanes, Math.max(1, scenarios.size())); lane++) {
+            split.add(new ArrayList<>());
+        }
+        for (int i = 0; i < scenarios.size(); i++) {
+            split.get(i % split.size()).add(scenarios.get(i));
+        }
+        List<Lane> done = split.size() == 1 ? List.of(lane(options, split.get(0))) : sideBySide(options, split);
+        Map<String, ScenarioResult> byName = new HashMap<>();
+        done.forEach(lane -> lane.results().forEach(r -> byName.put(r.scenario().name(), r)));
+        List<ScenarioResult> results =
+                scenarios.stream().map(s -> byName.get(s.name())).toList();
+        String header = String.format(
+                "dlock verify: seed %d, %s tier, TTL %d ms, %s transport, %s%s",
+                options.seed(),
+                options.longTier() ? "long" : "quick",
+                ttl(options).toMillis(),
+                options.transport().label(),
+                done.get(0).where(),
+                done.size() > 1 ? "; " + done.size() + " lanes side by side, each with servers of its own" : "");
+        return new Report(header, results, options.outDir().toAbsolutePath());
+    }
+
+    /** What one lane ran on, and its results in its order. */
+    private record Lane(String where, List<ScenarioResult> results) {}
+
+    private static List<Lane> sideBySide(Options options, List<List<Scenario>> split) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(split.size(), runnable -> {
+            Thread thread = new Thread(runnable, "dlock-verify-lane");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            List<Future<Lane>> futures = new ArrayList<>();
+            for (List<Scenario> part : split) {
+                futures.add(pool.submit(() -> lane(options, part)));
+            }
+            List<Lane> lanes = new ArrayList<>();
+            Exception failure = null;
+            for (Future<Lane> future : futures) {
+                try {
+                    lanes.add(future.get());
+                } catch (ExecutionException e) {
+                    Exception cause = e.getCause() instanceof Exception ex ? ex : e;
+                    if (failure == null) {
+                        failure = cause;
+                    } else {
+                        failure.addSuppressed(cause);
+                    }
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            return lanes;
+        } finally {
+            pool.shutdownNow(); // interrupted while waiting: the lanes stop too
+        }
+    }
+
+    private static Duration ttl(Options options) {
+        return Duration.ofMillis(options.longTier() ? 2000 : 1000);
+    }
+
+    /** One lane: its own servers (unless {@code --redis}), key prefix and runner; the scenarios one after another. */
+    private static Lane lane(Options options, List<Scenario> scenarios) throws Exception {
+        Duration ttl = ttl(options);
         String runId = Long.toString(options.seed()) + "-"
                 + UUID.randomUUID().toString().substring(0, 8);
         RedisServer aof = null;
@@ -120,14 +207,7 @@ public final class Verify {
             for (Scenario scenario : scenarios) {
                 results.add(runner.run(scenario));
             }
-            String header = String.format(
-                    "dlock verify: seed %d, %s tier, TTL %d ms, %s transport, %s",
-                    options.seed(),
-                    options.longTier() ? "long" : "quick",
-                    ttl.toMillis(),
-                    options.transport().label(),
-                    where);
-            return new Report(header, results, options.outDir().toAbsolutePath());
+            return new Lane(where, results);
         } finally {
             if (aof != null) {
                 aof.close();

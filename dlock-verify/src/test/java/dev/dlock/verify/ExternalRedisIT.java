@@ -28,7 +28,9 @@ final class ExternalRedisIT {
                             || s.name().equals("control-release-without-owner-check"))
                     .toList();
             Report report = Verify.run(
-                    new Options(users.uri(), 7, false, Path.of("target", "dlock-verify", "external")), scenarios);
+                    new Options(users.uri(), 7, false, Path.of("target", "dlock-verify", "external")),
+                    scenarios,
+                    2); // two lanes on the one server, each under a key prefix of its own
             System.out.print(report.text());
             assertThat(report.text())
                     .contains("user's Redis (server faults skipped")

@@ -2,7 +2,9 @@ package dev.dlock.verify;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
 /**
@@ -14,6 +16,7 @@ import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 final class QuickTierIT {
 
     @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES) // a lane that hangs fails the run instead of the build's clock
     void quickTier_isCleanAndCatchesEveryControl() throws Exception {
         TierRun run = TierRun.start(false);
         if (run.allScenarios()) {

@@ -8,7 +8,9 @@ import java.util.List;
 /**
  * One tier of the torture run as its IT starts it: the seed from {@code -Ddlock.verify.seed}, else random; only the
  * scenarios named in {@code -Ddlock.verify.only=name,name} (of either tier), else the tier's; the transport named by {@code
- * -Ddlock.verify.transport=resp|lettuce}, else {@link ClientTransport#DEFAULT}.
+ * -Ddlock.verify.transport=resp|lettuce}, else {@link ClientTransport#DEFAULT}; the scenarios in {@code
+ * -Ddlock.verify.lanes} lanes side by side, else two for the quick tier (the build's time, docs/testing.md) and one for
+ * the long tier.
  *
  * @param seed the seed the run used, for the failure messages
  * @param allScenarios whether every scenario ran (no {@code -Ddlock.verify.only})
@@ -35,7 +37,8 @@ record TierRun(long seed, boolean allScenarios, Report report) {
                         transport == null || transport.isBlank()
                                 ? ClientTransport.DEFAULT
                                 : ClientTransport.of(transport, "-Ddlock.verify.transport")),
-                scenarios);
+                scenarios,
+                Integer.getInteger("dlock.verify.lanes", longTier ? 1 : 2));
         System.out.print(report.text());
         return new TierRun(seed, only.isEmpty(), report);
     }
