@@ -92,10 +92,11 @@ public final class Verify {
     }
 
     /**
-     * Runs only {@code scenarios} in {@code lanes} lanes side by side (the quick tier's IT uses two). Scenario {@code i}
-     * of the list goes to lane {@code i % lanes}, so each lane keeps the run's order; each lane has servers, a key
-     * prefix and a runner of its own, as if it were a run of its own, and the report lists the scenarios in the list's
-     * order. A scenario's choices depend on the seed and its name only, not on its lane.
+     * Runs only {@code scenarios} in {@code lanes} lanes side by side (the quick tier's IT uses two). The scenarios
+     * take turns: the first to lane 0, the next to lane 1 and so on (on the user's Redis, those that need server faults
+     * are skipped at once and take no turn), so each lane keeps the run's order; each lane has servers (unless {@code
+     * --redis}), a key prefix and a runner of its own, as if it were a run of its own, and the report lists the
+     * scenarios in the list's order. A scenario's choices depend on the seed and its name only, not on its lane.
      *
      * @throws Exception the first lane's failure to set up, after every lane has ended and closed its servers
      */
@@ -109,8 +110,13 @@ public final class Verify {
         for (int lane = 0; lane < Math.min(lanes, Math.max(1, scenarios.size())); lane++) {
             split.add(new ArrayList<>());
         }
-        for (int i = 0; i < scenarios.size(); i++) {
-            split.get(i % split.size()).add(scenarios.get(i));
+        int next = 0;
+        for (Scenario scenario : scenarios) {
+            if (options.redisUri() != null && scenario.needsServerFaults()) {
+                split.get(0).add(scenario); // skipped at once on the user's Redis: no lane's turn
+            } else {
+                split.get(next++ % split.size()).add(scenario);
+            }
         }
         List<Lane> done = split.size() == 1 ? List.of(lane(options, split.get(0))) : sideBySide(options, split);
         Map<String, ScenarioResult> byName = new HashMap<>();
@@ -124,7 +130,10 @@ public final class Verify {
                 ttl(options).toMillis(),
                 options.transport().label(),
                 done.get(0).where(),
-                done.size() > 1 ? "; " + done.size() + " lanes side by side, each with servers of its own" : "");
+                done.size() == 1
+                        ? ""
+                        : "; " + done.size() + " lanes side by side, each with "
+                                + (options.redisUri() == null ? "servers" : "a key prefix") + " of its own");
         return new Report(header, results, options.outDir().toAbsolutePath());
     }
 
