@@ -7,8 +7,10 @@ import dev.dlock.LockConnectionException;
  * ReconnectingChannel} runs it: connect attempts at once and then after a back-off of 20, 40, 80 ms... up to 1 s
  * between attempts, never two within 50 ms; a request issued while down cuts the back-off short (it waits, queued, for
  * the connection); once an attempt was refused and a second has passed since the loss, the requests issued before that
- * attempt began fail with a {@link LockConnectionException}, never sent. The transport keeps the requests; this keeps
- * whether the link is up and when to try again.
+ * attempt began fail with a {@link LockConnectionException}, never sent. Or, {@code lettuce}, as Lettuce's connection
+ * watchdog runs it: attempts after 1, 2, 4, 8 ms... up to 30 s, and the requests wait for the reconnect, bounded by
+ * their command timeout only. The transport keeps the requests; this keeps whether the link is up and when to try
+ * again.
  *
  * <p>Not thread-safe: drops and reconnects happen on the simulation's one thread (under {@link SimNetwork#direct()}, a
  * reconnect completes at once, within the call that needed it).
@@ -40,6 +42,7 @@ final class ReconnectingLink {
     private final SimNetwork network;
     private final EventLoop loop; // null: no timers (a direct network, whose connects never fail)
     private final String uri;
+    private final boolean lettuce;
     private Owner owner;
     private boolean up = true;
     private boolean closed;
@@ -53,7 +56,8 @@ final class ReconnectingLink {
     private boolean refused;
     private long refusedAttemptStart;
 
-    ReconnectingLink(SimNetwork.Link link, SimNetwork network, EventLoop loop, String uri) {
+    ReconnectingLink(SimNetwork.Link link, SimNetwork network, EventLoop loop, String uri, boolean lettuce) {
+        this.lettuce = lettuce;
         this.link = link;
         this.network = network;
         this.loop = loop;
@@ -91,10 +95,14 @@ final class ReconnectingLink {
         disconnectedSince = now();
         refused = false;
         attempt = 0;
-        if (loop != null) {
+        if (loop != null && !lettuce) {
             loop.after(GRACE_NANOS, this::failWaitingIfDown);
         }
-        attemptNow();
+        if (lettuce && loop != null) {
+            schedule(now() + MS);
+        } else {
+            attemptNow();
+        }
     }
 
     /** Stops reconnecting. */
@@ -107,7 +115,7 @@ final class ReconnectingLink {
     }
 
     private void hurry() {
-        if (attemptInFlight || nextAttempt == null) {
+        if (lettuce || attemptInFlight || nextAttempt == null) {
             return;
         }
         long at = Math.max(now(), lastAttemptStart + MIN_ATTEMPT_GAP_NANOS);
@@ -150,6 +158,10 @@ final class ReconnectingLink {
                 attemptNow();
                 return;
             }
+            if (lettuce) {
+                schedule(now() + Math.min(30_000 * MS, MS << Math.min(attempt, 15)));
+                return;
+            }
             long pause = Math.min(LAST_RETRY_NANOS, FIRST_RETRY_NANOS << Math.min(attempt - 1, 10));
             schedule(Math.max(now() + pause, start + MIN_ATTEMPT_GAP_NANOS));
         });
@@ -157,7 +169,7 @@ final class ReconnectingLink {
 
     private void failWaitingIfDown() {
         long now = now();
-        if (up || closed || !refused || now - disconnectedSince < GRACE_NANOS) {
+        if (lettuce || up || closed || !refused || now - disconnectedSince < GRACE_NANOS) {
             return;
         }
         owner.failWaiting(

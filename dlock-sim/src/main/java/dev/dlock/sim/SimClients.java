@@ -53,7 +53,7 @@ final class SimClients {
 
     /** A client of the one server. */
     LockClient single(int index, SimRedis server, SplittableRandom own) {
-        SimTransport transport = transport(server, own, COMMAND_TIMEOUT);
+        SimTransport transport = transport(server, own, COMMAND_TIMEOUT, reconnects(index));
         String id = String.format(Locale.ROOT, "sim%05d-%08x", index, own.nextInt());
         SimClientRuntime runtime =
                 new SimClientRuntime(loop, own.nextLong(0, 1_000_000 * MS), own.nextDouble(-50, 50), id);
@@ -80,7 +80,7 @@ final class SimClients {
         Map<String, SimTransport> transports = new HashMap<>();
         for (int n = 0; n < nodes.size(); n++) {
             uris[n] = "redis://node" + n + ":6379";
-            transports.put("node" + n, transport(nodes.get(n), own, REDLOCK_TIMEOUT));
+            transports.put("node" + n, transport(nodes.get(n), own, REDLOCK_TIMEOUT, reconnects(index)));
         }
         String id = String.format(Locale.ROOT, "red%05d-%08x", index, own.nextInt());
         SimClientRuntime runtime = new SimClientRuntime(
@@ -95,8 +95,16 @@ final class SimClients {
                 .build());
     }
 
+    /**
+     * Which real transport a client's transports mirror when a connection is lost: every second client Lettuce's
+     * (commands in flight sent again), the others dlock-resp's (failed).
+     */
+    private static SimTransport.Reconnects reconnects(int client) {
+        return client % 2 == 1 ? SimTransport.Reconnects.LETTUCE : SimTransport.Reconnects.RESP;
+    }
+
     /** A network of one client to one server: seeded delays, losses and stalls. */
-    private SimTransport transport(SimRedis to, SplittableRandom own, Duration timeout) {
+    private SimTransport transport(SimRedis to, SplittableRandom own, Duration timeout, SimTransport.Reconnects r) {
         long max = config.maxDelayMillis() * MS;
         long spike = config.spikeDelayMillis() * MS;
         LoopNetwork network = new LoopNetwork(
@@ -107,7 +115,7 @@ final class SimClients {
         network.lose(config.replyLoss(), config.messageLoss());
         networks.add(network);
         stalls(network, own.split());
-        SimTransport transport = new SimTransport(to, network, false, loop, timeout);
+        SimTransport transport = new SimTransport(to, network, false, loop, timeout, r);
         drops(network, SimNetwork.Link.COMMANDS, own.split());
         drops(network, SimNetwork.Link.PUBSUB, own.split());
         return transport;

@@ -83,12 +83,12 @@ final class SimPubSub implements ReconnectingLink.Owner {
         }
     }
 
-    SimPubSub(SimRedis server, SimNetwork network, boolean sharded, EventLoop loop, String uri) {
+    SimPubSub(SimRedis server, SimNetwork network, boolean sharded, EventLoop loop, String uri, boolean lettuce) {
         this.server = server;
         this.network = network;
         this.sharded = sharded;
         this.loop = loop;
-        this.link = new ReconnectingLink(SimNetwork.Link.PUBSUB, network, loop, uri);
+        this.link = new ReconnectingLink(SimNetwork.Link.PUBSUB, network, loop, uri, lettuce);
         link.owner(this);
     }
 

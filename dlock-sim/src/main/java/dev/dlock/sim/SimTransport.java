@@ -34,8 +34,9 @@ import java.util.function.BiConsumer;
  * subscribed its channel again, an unsubscribe is done with the connection, and every channel wanted at the time is
  * subscribed again, one {@code SUBSCRIBE} each; what was published meanwhile is lost. The client core is told nothing
  * of it: the SPI has no such callback (its waiters re-check on their own timers, as they must for an expiry, which
- * publishes nothing). Not yet simulated: Lettuce's at-least-once resend of a command in flight on a lost connection
- * (dlock-resp fails it, as here), a command sent after one that met {@code NOSCRIPT} running before that one's resend
+ * publishes nothing). Built with {@link Reconnects#LETTUCE}, the commands in flight on a lost connection go out again
+ * on the next one instead, as Lettuce's at-least-once auto-reconnect sends them. Not yet simulated: a command sent
+ * after one that met {@code NOSCRIPT} running before that one's resend
  * (dlock-resp fails such an overtaken command instead), and {@code WAIT} ({@link #waitsForReplicas()} is false).
  *
  * <p>Thread-safe in so far as its network is, while no connection is lost: with {@link SimNetwork#direct()}, calls
@@ -49,11 +50,27 @@ public final class SimTransport implements Transport {
     private final boolean sharded;
     private final EventLoop loop; // for command timeouts; null: none
     private final long timeoutNanos;
+    private final Reconnects reconnects;
     private final ReconnectingLink commandLink;
     private final SimPubSub pubSub;
     private final Set<Call> sent = new LinkedHashSet<>(); // on the command connection, unanswered; guarded by this
     private final ArrayDeque<Call> waiting = new ArrayDeque<>(); // for a command connection; guarded by this
     private volatile boolean closed;
+
+    /** What a lost command connection does to the commands in flight on it: which real transport it mirrors. */
+    public enum Reconnects {
+        /**
+         * dlock-resp: they fail at once with a {@link LockConnectionException}; commands issued while down wait, and
+         * fail unsent once reconnecting has been refused past a second.
+         */
+        RESP,
+        /**
+         * Lettuce (auto-reconnect, at-least-once): they go out again on the next connection, ahead of those issued
+         * while down, unless they timed out meanwhile; so one that ran may run twice. Reconnect attempts after 1, 2, 4
+         * ms... up to 30 s; commands wait for the connection up to their timeout.
+         */
+        LETTUCE
+    }
 
     /** A script call: sent, answered, or lost with its connection. */
     private record Call(Script script, String[] keys, String[] args, long issued, CompletableFuture<Object> future) {}
@@ -82,6 +99,29 @@ public final class SimTransport implements Transport {
      * @throws IllegalArgumentException if {@code commandTimeout} is not positive
      */
     public SimTransport(SimRedis server, SimNetwork network, boolean sharded, EventLoop loop, Duration commandTimeout) {
+        this(server, network, sharded, loop, commandTimeout, Reconnects.RESP);
+    }
+
+    /**
+     * Creates a transport with command timeouts, as the other constructor does, whose lost connections are handled as
+     * {@code reconnects} says.
+     *
+     * @param server the server
+     * @param network the network between this client and the server
+     * @param sharded whether subscriptions use sharded pub/sub ({@link #shardedPubSub()})
+     * @param loop the world whose time the timeouts and reconnects run on
+     * @param commandTimeout how long an answer may take
+     * @param reconnects which real transport's handling of a lost connection it mirrors
+     * @throws IllegalArgumentException if {@code commandTimeout} is not positive
+     */
+    public SimTransport(
+            SimRedis server,
+            SimNetwork network,
+            boolean sharded,
+            EventLoop loop,
+            Duration commandTimeout,
+            Reconnects reconnects) {
+        this.reconnects = Objects.requireNonNull(reconnects, "reconnects");
         this.server = Objects.requireNonNull(server, "server");
         this.network = Objects.requireNonNull(network, "network");
         this.sharded = sharded;
@@ -90,8 +130,9 @@ public final class SimTransport implements Transport {
         if (loop != null && timeoutNanos <= 0) {
             throw new IllegalArgumentException("commandTimeout must be positive, was " + commandTimeout);
         }
-        this.commandLink = new ReconnectingLink(SimNetwork.Link.COMMANDS, network, loop, URI);
-        this.pubSub = new SimPubSub(server, network, sharded, loop, URI);
+        boolean lettuce = reconnects == Reconnects.LETTUCE;
+        this.commandLink = new ReconnectingLink(SimNetwork.Link.COMMANDS, network, loop, URI, lettuce);
+        this.pubSub = new SimPubSub(server, network, sharded, loop, URI, lettuce);
         commandLink.owner(new ReconnectingLink.Owner() {
             @Override
             public void connected() {
@@ -229,6 +270,12 @@ public final class SimTransport implements Transport {
         synchronized (this) {
             failed = new ArrayList<>(sent);
             sent.clear();
+            if (reconnects == Reconnects.LETTUCE) {
+                for (int i = failed.size() - 1; i >= 0; i--) {
+                    waiting.addFirst(failed.get(i)); // at least once: again, ahead of what was issued since
+                }
+                failed.clear();
+            }
         }
         commandLink.lost();
         LockConnectionException failure =

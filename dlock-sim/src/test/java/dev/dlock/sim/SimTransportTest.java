@@ -18,7 +18,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** SimTransport: replies shaped as dlock-resp shapes them, NOSCRIPT handled, pub/sub, and every action on the seam. */
+/**
+ * SimTransport: replies shaped as dlock-resp shapes them, NOSCRIPT handled, pub/sub, lost connections, and every action
+ * on the seam.
+ */
+@Timeout(60)
 final class SimTransportTest {
     private final long[] now = {1_000_000L};
     private final SimRedis redis = new SimRedis(() -> now[0]);
@@ -168,10 +172,15 @@ final class SimTransportTest {
                 new java.util.SplittableRandom(1),
                 LoopNetwork.Delays.between(MS, MS),
                 LoopNetwork.Delays.between(MS, MS));
-        final SimTransport transport = new SimTransport(server, network, false, loop, Duration.ofSeconds(2));
+        final SimTransport transport;
         final List<String> got = new ArrayList<>();
 
         Wired() {
+            this(SimTransport.Reconnects.RESP);
+        }
+
+        Wired(SimTransport.Reconnects reconnects) {
+            transport = new SimTransport(server, network, false, loop, Duration.ofSeconds(2), reconnects);
             transport.onMessage((channel, message) -> got.add(channel + "=" + message));
         }
 
@@ -206,6 +215,38 @@ final class SimTransportTest {
         w.runFor(10);
         assertThat(w.server.call("GET", "k")).isEqualTo("3");
         assertThat(w.network.drops()).isEqualTo(1);
+    }
+
+    @Test
+    void asLettuce_aCommandInFlightOnADroppedConnection_goesOutAgain_andMayRunTwice() {
+        Wired w = new Wired(SimTransport.Reconnects.LETTUCE);
+        CompletableFuture<Object> first = w.eval(INCR, "k");
+        w.runFor(10);
+        assertThat(first).isCompletedWithValue(1L);
+        CompletableFuture<Object> inFlight = w.eval(INCR, "k");
+        w.loop.runFor(MS + MS / 2); // it ran at 1 ms; its reply is due at 2 ms
+        w.network.drop(SimNetwork.Link.COMMANDS, 2_500 * MS);
+        CompletableFuture<Object> issuedWhileDown = w.eval(GET, "k");
+        assertThat(inFlight).as("not failed: waits for the reconnect").isNotDone();
+        w.runFor(1_900);
+        assertThat(inFlight).as("no grace: waits up to its timeout").isNotDone();
+        w.runFor(200);
+        assertThatThrownBy(inFlight::join)
+                .as("timed out before the server could be reached again")
+                .hasCauseInstanceOf(dev.dlock.LockConnectionException.class);
+        w.runFor(3_000);
+        assertThat(issuedWhileDown).isCompletedExceptionally();
+        assertThat(w.server.call("GET", "k"))
+                .as("a timed-out command is not sent again")
+                .isEqualTo("2");
+
+        CompletableFuture<Object> again = w.eval(INCR, "k");
+        w.loop.runFor(MS + MS / 2);
+        w.network.drop(SimNetwork.Link.COMMANDS, 100 * MS);
+        CompletableFuture<Object> after = w.eval(GET, "k");
+        w.runFor(1_000);
+        assertThat(again).as("sent again on the new connection: it ran twice").isCompletedWithValue(4L);
+        assertThat(after).as("after the resend, as issued").isCompletedWithValue("4");
     }
 
     @Test
