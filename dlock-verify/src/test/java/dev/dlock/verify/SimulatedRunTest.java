@@ -39,6 +39,10 @@ final class SimulatedRunTest {
                         .flags
                         .toSimulatedRun())
                 .hasMessageContaining("--transport");
+        assertThatThrownBy(() -> VerifyMain.parse("--simulate", "--transport", "lettuce") // the default, spelled out
+                        .flags
+                        .toSimulatedRun())
+                .hasMessageContaining("--transport");
         assertThatThrownBy(() -> VerifyMain.parse("--seeds", "3").flags.toOptions())
                 .hasMessage("--seeds, --steps and --control need --simulate");
         assertThatThrownBy(() ->
