@@ -74,7 +74,9 @@ final class SimulationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"expired-handoff", "multi-lost-part", "stale-grant"})
+    @ValueSource(
+            strings = {"expired-handoff", "multi-lost-part", "stale-grant", "cross-lock-grant", "holders-expiry-lowered"
+            })
     void eachControl_isCaught_withinTwentySeeds(String control) {
         List<String> missed = new ArrayList<>();
         for (long seed = 1; seed <= 20; seed++) {
