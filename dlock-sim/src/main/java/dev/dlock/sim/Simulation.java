@@ -18,7 +18,9 @@ import java.util.concurrent.CompletionException;
 /**
  * One seeded run of whole dlock clients, as shipped, on one thread: several clients on one {@link SimRedis}, each on
  * its own drifting clock and its own delayed network, each with callers that take and give back mutexes, read and write
- * locks and semaphore permits through the asynchronous API, give up waits, and hold past several leases. After every
+ * locks and semaphore permits through the asynchronous API, give up waits, and hold past several leases, and callers
+ * on the blocking API, each on a logical thread that takes turns with the loop ({@link BlockingCallers},
+ * {@link CallerThreads}). After every
  * step (one delivered command, reply or message, or one fired timer) the holds are checked against what may overlap,
  * each by its holder's own view ({@code Lease.isValid()}); each new hold's fencing token against those it excludes.
  * The network also loses replies (the command ran; the client times out) and pub/sub messages. The first violation
@@ -26,7 +28,8 @@ import java.util.concurrent.CompletionException;
  * the server but what outlives a lock by design ({@link Leftovers}). A run is a function of its {@link SimConfig}: its
  * trace hash repeats with the seed.
  *
- * <p>Not thread-safe: a run is one thread's.
+ * <p>Not thread-safe: a run is one thread's at a time (the loop's, or a caller thread's that has the turn); its caller
+ * threads are stopped when it ends.
  */
 public final class Simulation {
     private static final long MS = 1_000_000;
