@@ -105,8 +105,9 @@ public abstract class QueueCleanupContract extends TransportContract {
         try (LockClient client = client(Duration.ofSeconds(5))) {
             DistributedLock lock = client.lock("own");
             String owner = first.submit(() -> {
-                        String me = client.clientId() + ":thread-"
-                                + Thread.currentThread().getId();
+                        client.lock("own-probe").lock(); // this thread's owner id, as the client writes it
+                        String me = client.lock("own-probe").info().holderId().orElseThrow();
+                        client.lock("own-probe").unlock();
                         List<?> time = (List<?>) server.command("TIME");
                         long nowMillis = Long.parseLong((String) time.get(0)) * 1000;
                         server.command("ZADD", "dlock:{own}:q", "1", me);

@@ -1,15 +1,20 @@
 package dev.dlock.spi;
 
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.random.RandomGenerator;
 
 /**
  * Where a client's time and threads come from: the clock every deadline and lease validity is read on,
- * the timer of its watchdog rounds, wait timeouts and lease expiries, and the executors it makes (the
- * default callback pool, Redlock's connects). Given to {@code LockClient.Builder.runtime}; by default a
+ * the timer of its watchdog rounds, wait timeouts and lease expiries, the executors it makes (the
+ * default callback pool, Redlock's connects), and how a caller's thread waits in a blocking call
+ * ({@link #await}). Given to {@code LockClient.Builder.runtime}; by default a
  * client uses the system's monotonic clock, a timer thread of its own and pools of daemon threads.
  *
  * <p>A runtime of one's own is for running clients on a simulated clock, as dlock's deterministic
@@ -71,5 +76,34 @@ public interface ClientRuntime {
      */
     default RandomGenerator random() {
         return ThreadLocalRandom.current();
+    }
+
+    /** A wait of {@link #await} without end. */
+    long FOREVER = Long.MAX_VALUE;
+
+    /**
+     * Blocks the calling thread (an application's, in a blocking call such as {@code lock()}, {@code
+     * tryAcquire} or {@code release()}) until {@code future} completes or {@code timeoutNanos} pass on
+     * this runtime's clock, and returns its value. Every wait of a caller's thread for the client's own
+     * work goes through here. By default {@code future.get()}, or {@code future.get(timeoutNanos,
+     * NANOSECONDS)} on the system's clock; a simulation lets another thread run meanwhile and times the
+     * wait out on its own clock.
+     *
+     * <p>Called from any thread that uses the client, several at once: an implementation must be
+     * thread-safe where the client is used from several threads.
+     *
+     * @param future what is waited for
+     * @param timeoutNanos the longest wait, or {@link #FOREVER}
+     * @param <T> the future's value
+     * @return the future's value
+     * @throws InterruptedException if the thread is interrupted while it waits (or was on entry); the
+     *     interrupt flag is then clear
+     * @throws ExecutionException if the future failed
+     * @throws java.util.concurrent.CancellationException if the future was cancelled
+     * @throws TimeoutException if it did not complete in time
+     */
+    default <T> T await(CompletableFuture<T> future, long timeoutNanos)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        return timeoutNanos == FOREVER ? future.get() : future.get(timeoutNanos, TimeUnit.NANOSECONDS);
     }
 }

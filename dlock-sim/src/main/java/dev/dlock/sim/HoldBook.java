@@ -1,6 +1,7 @@
 package dev.dlock.sim;
 
 import dev.dlock.Lease;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -10,8 +11,9 @@ import java.util.Map;
 /**
  * The holds a {@link Simulation}'s callers have, as they have them, and the invariants over them: no two holds of a
  * name that exclude each other valid at once by their holders' own view, permits never over the count, each hold a
- * holder believes valid held on the server, and a new hold's fencing token above every valid hold it excludes.
- * Not thread-safe: a run is one thread's.
+ * holder believes valid held on the server (a shared hold also in a holders' hash that lives at least as long as its
+ * entry), and a new hold's fencing token above every valid hold it excludes. Not thread-safe: a run is one thread's at a
+ * time.
  */
 final class HoldBook {
     /** The kinds of hold the callers take. */
@@ -28,8 +30,35 @@ final class HoldBook {
         }
     }
 
+    /** How a holder sees its hold: a {@link Lease}, or a thread's hold through {@code lock()}. */
+    interface View {
+        /** Whether the holder believes the hold valid now. */
+        boolean isValid();
+
+        /** How long the holder believes it has left. */
+        Duration remaining();
+
+        /** A lease's own view. */
+        static View of(Lease lease) {
+            return new View() {
+                @Override
+                public boolean isValid() {
+                    return lease.isValid();
+                }
+
+                @Override
+                public Duration remaining() {
+                    return lease.remaining();
+                }
+            };
+        }
+    }
+
     /** One hold of one name, as its caller has it (a multi-lock's lease is one per name, of kind MUTEX). */
-    record Hold(Kind kind, String name, long token, Lease lease, int caller) {}
+    record Hold(Kind kind, String name, long token, View lease, int caller) {}
+
+    /** The tokens a pass reserves for a client's own relays (dlock-core's {@code NameRelay.BLOCK}). */
+    static final int RELAY_BLOCK = 16;
 
     private final SimRedis server;
     private final int permits;
@@ -127,8 +156,11 @@ final class HoldBook {
             return redlockSide(h);
         }
         if (h.kind() == Kind.MUTEX) {
+            // A pass within a client (pass.lua) writes the first token of a block and reserves the rest for the
+            // client's own relays, made without a round trip: a hold relayed so has a later token of that block.
             Object lock = server.call("HGET", "dlock:{" + h.name() + "}", "token");
-            return lock != null && Long.parseLong(lock.toString()) == token
+            long first = lock == null ? -1 : Long.parseLong(lock.toString());
+            return lock != null && token >= first && token < first + RELAY_BLOCK
                     ? null
                     : "the server's lock has token " + lock;
         }
@@ -137,9 +169,16 @@ final class HoldBook {
         for (int i = 1; i < fields.size(); i += 2) {
             String[] entry = fields.get(i).toString().split(" ");
             if (entry.length >= 3 && Long.parseLong(entry[1]) == token) {
-                return Long.parseLong(entry[2]) > nowMs
+                long expiry = Long.parseLong(entry[2]);
+                if (expiry <= nowMs) {
+                    return "the server's holder entry expired at " + entry[2] + " (now " + nowMs + ")";
+                }
+                // the hash must outlive every entry in it, or the entry goes before its lease ends
+                long ttl = (Long) server.call("PTTL", "dlock:{" + h.name() + "}:holds");
+                return ttl < 0 || nowMs + ttl >= expiry
                         ? null
-                        : "the server's holder entry expired at " + entry[2] + " (now " + nowMs + ")";
+                        : "the server's holders' hash expires at " + (nowMs + ttl) + ", before the holder's entry ("
+                                + expiry + ")";
             }
         }
         return "the server has no holder with its token among " + fields;

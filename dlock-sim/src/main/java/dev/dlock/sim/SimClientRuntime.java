@@ -9,6 +9,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -25,9 +26,11 @@ import java.util.random.RandomGenerator;
  * One simulated client's {@link ClientRuntime}: its own clock, which reads the world's time with an offset and a drift
  * of a few parts per million, and timers and executors whose tasks are events of the world's {@link EventLoop}. A task
  * handed to an executor runs as the next event, never inline, so a client's callback runs after the step that
- * completed it, as on a real pool.
+ * completed it, as on a real pool. A caller's blocking wait ({@link #await}) hands the loop its turn: on a logical
+ * caller thread ({@link CallerThreads}) it lasts until its future completes, its timeout passes on this clock, or the
+ * loop interrupts the thread; on the loop's own thread it may only return what is done already.
  *
- * <p>Not thread-safe: like the loop, it is used from the simulation's one thread.
+ * <p>Not thread-safe: like the loop, it is used by one thread at a time, the loop's or a caller's that has the turn.
  */
 public final class SimClientRuntime implements ClientRuntime {
     private final EventLoop loop;
@@ -64,6 +67,38 @@ public final class SimClientRuntime implements ClientRuntime {
     }
 
     private boolean inline;
+    private CallerThreads callers; // null: no caller threads, every wait is on the loop's thread
+
+    /**
+     * Lets the client's blocking calls run on the logical caller threads of {@code threads}: their waits give the
+     * loop its turn.
+     *
+     * @param threads the world's caller threads
+     * @return this runtime
+     */
+    SimClientRuntime callers(CallerThreads threads) {
+        this.callers = threads;
+        return this;
+    }
+
+    /**
+     * Waits for {@code future} by the simulation's rules: on a caller thread, the loop runs meanwhile, and a timed wait
+     * ends when {@code timeoutNanos} have passed on this client's clock; on the loop's thread only a future already
+     * done may be waited for.
+     *
+     * @throws IllegalStateException on the loop's thread, for a future not done
+     */
+    @Override
+    public <T> T await(CompletableFuture<T> future, long timeoutNanos)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        if (callers == null) {
+            if (future.isDone()) {
+                return future.get();
+            }
+            throw new IllegalStateException("a blocking wait on the simulation's loop thread would stop the world");
+        }
+        return callers.await(future, timeoutNanos, this);
+    }
 
     @Override
     public long nanoTime() {

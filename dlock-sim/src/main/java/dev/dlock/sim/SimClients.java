@@ -32,14 +32,22 @@ final class SimClients {
     private final BooleanSupplier draining;
     private final Consumer<long[]> observe;
     private final List<LoopNetwork> networks = new ArrayList<>();
+    private final CallerThreads threads;
 
     /**
      * @param loop the world
      * @param config the run's config (delays, losses, lease time)
      * @param draining whether the run is ending: no new stalls then
      * @param observe where a stall is recorded in the run's trace
+     * @param threads the world's caller threads, on which the single server's clients' blocking calls wait
      */
-    SimClients(EventLoop loop, SimConfig config, BooleanSupplier draining, Consumer<long[]> observe) {
+    SimClients(
+            EventLoop loop,
+            SimConfig config,
+            BooleanSupplier draining,
+            Consumer<long[]> observe,
+            CallerThreads threads) {
+        this.threads = threads;
         this.loop = loop;
         this.config = config;
         this.draining = draining;
@@ -55,8 +63,9 @@ final class SimClients {
     LockClient single(int index, SimRedis server, SplittableRandom own) {
         SimTransport transport = transport(server, own, COMMAND_TIMEOUT, reconnects(index));
         String id = String.format(Locale.ROOT, "sim%05d-%08x", index, own.nextInt());
-        SimClientRuntime runtime =
-                new SimClientRuntime(loop, own.nextLong(0, 1_000_000 * MS), own.nextDouble(-50, 50), id);
+        SimClientRuntime runtime = new SimClientRuntime(
+                        loop, own.nextLong(0, 1_000_000 * MS), own.nextDouble(-50, 50), id)
+                .callers(threads);
         return LockClient.builder()
                 .redisUri("redis://sim")
                 .transport(new TransportFactory() {

@@ -12,7 +12,9 @@ import java.util.function.Consumer;
  * @param seed the seed every random choice comes from
  * @param steps how many steps to run
  * @param clients how many clients
- * @param callersPerClient how many callers each client has
+ * @param callersPerClient how many callers each client has on the asynchronous API
+ * @param threadCallersPerClient how many callers each client of the single server has on the blocking API, each on a
+ *     logical thread of its own ({@link CallerThreads})
  * @param namesPerKind how many lock names of each kind the callers share
  * @param permits the semaphores' permits
  * @param redlockNodes how many simulated masters each client's Redlock client spans (0: no Redlock)
@@ -30,6 +32,7 @@ public record SimConfig(
         long steps,
         int clients,
         int callersPerClient,
+        int threadCallersPerClient,
         int namesPerKind,
         int permits,
         int redlockNodes,
@@ -41,7 +44,7 @@ public record SimConfig(
         long dropEverySeconds,
         String control) {
     /**
-     * The defaults for a seed: 3 clients of 4 callers over 3 names of each kind, 3 permits, Redlock over 3
+     * The defaults for a seed: 3 clients of 4 callers and 2 thread callers over 3 names of each kind, 3 permits, Redlock over 3
      * masters, 1 s leases, delays up to 20 ms with spikes up to 1.5 s, one reply in 1,000 and one pub/sub message
      * in 100 lost, each connection dropped every 600 s on average (with 3 clients over a server and 3 Redlock
      * masters, 7 to 12 drops per 100,000 steps in all).
@@ -51,7 +54,7 @@ public record SimConfig(
      * @return the config
      */
     public static SimConfig of(long seed, long steps) {
-        return new SimConfig(seed, steps, 3, 4, 3, 3, 3, 1000, 20, 1500, 0.001, 0.01, 600, "");
+        return new SimConfig(seed, steps, 3, 4, 2, 3, 3, 3, 1000, 20, 1500, 0.001, 0.01, 600, "");
     }
 
     /**
@@ -61,7 +64,8 @@ public record SimConfig(
      */
     public String compact() {
         return "seed=" + seed + ",steps=" + steps + ",clients=" + clients + ",callers=" + callersPerClient
-                + ",names=" + namesPerKind + ",permits=" + permits + ",redlock=" + redlockNodes + ",lease="
+                + ",threads=" + threadCallersPerClient + ",names=" + namesPerKind + ",permits=" + permits + ",redlock="
+                + redlockNodes + ",lease="
                 + leaseMillis + ",delay=" + maxDelayMillis + ",spike=" + spikeDelayMillis + ",replyLoss="
                 + replyLoss + ",messageLoss=" + messageLoss + ",dropEvery=" + dropEverySeconds + ",control=" + control;
     }
@@ -90,6 +94,7 @@ public record SimConfig(
         SimConfig c = d.with(x -> {
             x.clients = Integer.parseInt(v.getOrDefault("clients", "" + d.clients));
             x.callersPerClient = Integer.parseInt(v.getOrDefault("callers", "" + d.callersPerClient));
+            x.threadCallersPerClient = Integer.parseInt(v.getOrDefault("threads", "" + d.threadCallersPerClient));
             x.namesPerKind = Integer.parseInt(v.getOrDefault("names", "" + d.namesPerKind));
             x.permits = Integer.parseInt(v.getOrDefault("permits", "" + d.permits));
             x.redlockNodes = Integer.parseInt(v.getOrDefault("redlock", "" + d.redlockNodes));
@@ -105,6 +110,7 @@ public record SimConfig(
                 .removeAll(List.of(
                         "clients",
                         "callers",
+                        "threads",
                         "names",
                         "permits",
                         "redlock",
@@ -140,6 +146,7 @@ public record SimConfig(
                 x.steps,
                 x.clients,
                 x.callersPerClient,
+                x.threadCallersPerClient,
                 x.namesPerKind,
                 x.permits,
                 x.redlockNodes,
@@ -158,6 +165,7 @@ public record SimConfig(
         long steps;
         int clients;
         int callersPerClient;
+        int threadCallersPerClient;
         int namesPerKind;
         int permits;
         int redlockNodes;
@@ -174,6 +182,7 @@ public record SimConfig(
             steps = c.steps;
             clients = c.clients;
             callersPerClient = c.callersPerClient;
+            threadCallersPerClient = c.threadCallersPerClient;
             namesPerKind = c.namesPerKind;
             permits = c.permits;
             redlockNodes = c.redlockNodes;

@@ -18,7 +18,9 @@ import java.util.concurrent.CompletionException;
 /**
  * One seeded run of whole dlock clients, as shipped, on one thread: several clients on one {@link SimRedis}, each on
  * its own drifting clock and its own delayed network, each with callers that take and give back mutexes, read and write
- * locks and semaphore permits through the asynchronous API, give up waits, and hold past several leases. After every
+ * locks and semaphore permits through the asynchronous API, give up waits, and hold past several leases, and callers
+ * on the blocking API, each on a logical thread that takes turns with the loop ({@link BlockingCallers},
+ * {@link CallerThreads}). After every
  * step (one delivered command, reply or message, or one fired timer) the holds are checked against what may overlap,
  * each by its holder's own view ({@code Lease.isValid()}); each new hold's fencing token against those it excludes.
  * The network also loses replies (the command ran; the client times out) and pub/sub messages, and drops whole
@@ -27,7 +29,8 @@ import java.util.concurrent.CompletionException;
  * the server but what outlives a lock by design ({@link Leftovers}). A run is a function of its {@link SimConfig}: its
  * trace hash repeats with the seed.
  *
- * <p>Not thread-safe: a run is one thread's.
+ * <p>Not thread-safe: a run is one thread's at a time (the loop's, or a caller thread's that has the turn); its caller
+ * threads are stopped when it ends.
  */
 public final class Simulation {
     private static final long MS = 1_000_000;
@@ -91,6 +94,31 @@ public final class Simulation {
         }
 
         /**
+         * This run as {@code capped} names it: the same config with its steps cut to the step that failed, which
+         * replays it step for step (a run ends at its first violation).
+         *
+         * @param capped this run's config with fewer steps, no fewer than it ran
+         * @return the result, naming {@code capped}
+         * @throws IllegalArgumentException if {@code capped} is another config, or cuts the run short
+         */
+        public Result replayedAs(SimConfig capped) {
+            if (!capped.with(x -> x.steps = config.steps()).equals(config) || capped.steps() < steps) {
+                throw new IllegalArgumentException(capped.compact() + " does not replay " + config.compact());
+            }
+            return new Result(
+                    capped,
+                    steps,
+                    simulatedNanos,
+                    holds,
+                    violation,
+                    traceHash,
+                    lostReplies,
+                    lostMessages,
+                    drops,
+                    maxLateMillis);
+        }
+
+        /**
          * The one-line command that replays this run.
          *
          * @return the command
@@ -116,6 +144,8 @@ public final class Simulation {
     private final List<LockClient> redlocks = new ArrayList<>(); // one per client, over the nodes
     private final Kind[] kinds;
     private final SimClients builder;
+    private final CallerThreads threads = new CallerThreads(loop);
+    private BlockingCallers blocking;
     private boolean draining; // the run's steps are done: callers start nothing new, faults heal
     private int acquiring; // acquires started and not completed
     private long maxLate; // how far past its wait the latest acquire completed
@@ -131,7 +161,7 @@ public final class Simulation {
             nodes.add(new SimRedis(() -> EPOCH_MS + loop.now() / MS));
         }
         this.book = new HoldBook(server, config.permits(), nodes);
-        this.builder = new SimClients(loop, config, () -> draining, this::observe);
+        this.builder = new SimClients(loop, config, () -> draining, this::observe, threads);
         this.kinds = config.redlockNodes() > 0
                 ? Kind.values()
                 : java.util.Arrays.stream(Kind.values())
@@ -146,7 +176,12 @@ public final class Simulation {
      * @return what it saw
      */
     public static Result run(SimConfig config) {
-        return new Simulation(config).go();
+        Simulation run = new Simulation(config);
+        try {
+            return run.go();
+        } finally {
+            run.threads.close(); // no caller thread outlives its run
+        }
     }
 
     private Result go() {
@@ -173,6 +208,13 @@ public final class Simulation {
             }
         }
         restarts(random.split());
+        blocking = new BlockingCallers(this, config, loop, random.split());
+        for (int c = 0; c < config.clients(); c++) {
+            for (int k = 0; k < config.threadCallersPerClient(); k++) {
+                int caller = config.clients() * config.callersPerClient() + c * config.threadCallersPerClient() + k;
+                blocking.start(threads.start("sim-caller-" + caller), caller, clients.get(c));
+            }
+        }
         while (violation == null && loop.steps() < config.steps() && loop.step()) {
             check();
         }
@@ -226,7 +268,7 @@ public final class Simulation {
             return;
         }
         loop.runFor(6_000 * MS); // queue entries live at most 5 s, leases 1 s: what is left now stays
-        String left = Leftovers.unexpected(server);
+        String left = Leftovers.unexpected(server, BlockingCallers.LONGEST_LEASE_MS, blocking.unreleased());
         for (int n = 0; left == null && n < nodes.size(); n++) {
             left = Leftovers.unexpected(nodes.get(n));
             left = left == null ? null : "Redlock node " + n + ": " + left;
@@ -254,7 +296,7 @@ public final class Simulation {
         });
     }
 
-    private void observe(long... values) {
+    void observe(long... values) {
         for (long v : values) {
             hash = (hash ^ v) * 0x100000001b3L;
         }
@@ -335,7 +377,7 @@ public final class Simulation {
             String name = part.getKey();
             long token = part.getValue();
             observe(caller, 5, token);
-            Hold hold = new Hold(each, name, token, lease, caller);
+            Hold hold = new Hold(each, name, token, HoldBook.View.of(lease), caller);
             String wrong = book.taken(hold);
             if (wrong != null) {
                 violation(wrong);
@@ -359,17 +401,71 @@ public final class Simulation {
         });
     }
 
-    /** Checks every name's holds that their holders believe valid. */
+    /** Checks every name's holds that their holders believe valid, and that no caller thread failed. */
     private void check() {
+        if (threads.failure() != null) {
+            violation(threads.failure());
+        }
         String wrong = book.check(EPOCH_MS + loop.now() / MS);
         if (wrong != null) {
             violation(wrong);
         }
     }
 
-    private void violation(String what) {
+    void violation(String what) {
         if (violation == null) {
             violation = "step " + loop.steps() + ", " + loop.now() / MS + " ms: " + what;
+        }
+    }
+
+    // ---- for the blocking callers ({@link BlockingCallers}) --------------------------------
+
+    /** Whether the run's steps are done: callers start nothing new. */
+    boolean draining() {
+        return draining;
+    }
+
+    /** The run's holds. */
+    HoldBook book() {
+        return book;
+    }
+
+    /** An acquire began: quiescence waits for it. */
+    void acquireStarted() {
+        acquiring++;
+    }
+
+    /**
+     * An acquire of caller {@code caller} that began at {@code started} (world time) with a wait of {@code waitNanos}
+     * (negative: no end) returned: it must not have been later than the slack past its wait.
+     */
+    void acquireEnded(int caller, String what, long started, long waitNanos) {
+        acquiring--;
+        if (waitNanos < 0) {
+            return;
+        }
+        long late = loop.now() - started - waitNanos;
+        maxLate = Math.max(maxLate, late);
+        if (late > ACQUIRE_SLACK) {
+            violation("caller " + caller + "'s " + what + " with a wait of " + waitNanos / MS + " ms returned "
+                    + late / MS + " ms past it");
+        }
+    }
+
+    /**
+     * A blocking caller's new hold: counted, checked for at least half its lease left, and put in the book (which checks
+     * its fencing token).
+     */
+    void held(Hold hold, Duration remaining, long leaseMillis, String what) {
+        holds++;
+        observe(hold.caller(), 5, hold.token());
+        if (remaining.toNanos() < leaseMillis * 500_000L - MS) {
+            violation(what + " returned a hold with " + remaining.toMillis() + " ms left of its " + leaseMillis
+                    + " ms lease");
+        }
+        String wrong = book.taken(hold);
+        if (wrong != null) {
+            violation(wrong);
         }
     }
 }

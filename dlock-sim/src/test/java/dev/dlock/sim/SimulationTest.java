@@ -73,8 +73,23 @@ final class SimulationTest {
                 .isNotEqualTo(first.traceHash());
     }
 
+    @Test
+    void aRun_leavesNoCallerThreadBehind_whetherItEndsQuiescentOrMidWait() {
+        Simulation.Result clean = Simulation.run(SimConfig.of(7, 20_000));
+        assertThat(clean.violation()).isNull();
+        Simulation.Result failed = Simulation.run(SimConfig.of(1, 20_000).withControl("holders-expiry-lowered"));
+        assertThat(failed.violation())
+                .as("ends early, its callers mid-operation")
+                .isNotNull();
+        assertThat(Thread.getAllStackTraces().keySet())
+                .filteredOn(t -> t.getName().startsWith("sim-caller-") && t.isAlive())
+                .isEmpty();
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"expired-handoff", "multi-lost-part", "stale-grant"})
+    @ValueSource(
+            strings = {"expired-handoff", "multi-lost-part", "stale-grant", "cross-lock-grant", "holders-expiry-lowered"
+            })
     void eachControl_isCaught_withinTwentySeeds(String control) {
         List<String> missed = new ArrayList<>();
         for (long seed = 1; seed <= 20; seed++) {

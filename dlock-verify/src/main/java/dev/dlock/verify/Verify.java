@@ -205,7 +205,7 @@ public final class Verify {
                     ttl.dividedBy(10),
                     options.seed(),
                     options.longTier() ? 3 : 1,
-                    options.longTier() ? 60 : 20,
+                    options.longTier() ? 60 : 25,
                     "dlock-verify-" + runId,
                     "dlock-verify-" + runId,
                     options.outDir().toAbsolutePath(),

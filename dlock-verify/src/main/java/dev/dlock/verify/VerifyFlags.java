@@ -46,10 +46,9 @@ public final class VerifyFlags {
     @Option(
             names = "--transport",
             paramLabel = "T",
-            defaultValue = ClientTransport.DEFAULT_LABEL,
-            description =
-                    "resp or lettuce: the transport of every dlock client of the run (default: ${DEFAULT-VALUE}).")
-    String transport = ClientTransport.DEFAULT_LABEL;
+            description = "resp or lettuce: the transport of every dlock client of the run (default: "
+                    + ClientTransport.DEFAULT_LABEL + ").")
+    String transport; // null when not given, so that --simulate can refuse even the default spelled out
 
     @Option(
             names = "--simulate",
@@ -95,11 +94,7 @@ public final class VerifyFlags {
      *     or a flag of the torture run, which does not apply to a simulation
      */
     public SimulatedRun toSimulatedRun() {
-        if (redis != null
-                || longTier
-                || out != null
-                || !only.isEmpty()
-                || !transport.equals(ClientTransport.DEFAULT_LABEL)) {
+        if (redis != null || longTier || out != null || !only.isEmpty() || transport != null) {
             throw new IllegalArgumentException(
                     "--simulate runs no Redis and no scenarios: --redis, --long, --out, --only and --transport do not"
                             + " apply");
@@ -154,7 +149,8 @@ public final class VerifyFlags {
                 throw new IllegalArgumentException("--seed must be an integer, not '" + seed + "'");
             }
         }
-        ClientTransport chosenTransport = ClientTransport.of(transport, "--transport");
+        ClientTransport chosenTransport =
+                ClientTransport.of(transport == null ? ClientTransport.DEFAULT_LABEL : transport, "--transport");
         List<String> names =
                 only.stream().map(String::trim).filter(n -> !n.isEmpty()).toList();
         Verify.chosen(names); // an unknown name fails here, before anything starts

@@ -39,6 +39,10 @@ final class SimulatedRunTest {
                         .flags
                         .toSimulatedRun())
                 .hasMessageContaining("--transport");
+        assertThatThrownBy(() -> VerifyMain.parse("--simulate", "--transport", "lettuce") // the default, spelled out
+                        .flags
+                        .toSimulatedRun())
+                .hasMessageContaining("--transport");
         assertThatThrownBy(() -> VerifyMain.parse("--seeds", "3").flags.toOptions())
                 .hasMessage("--seeds, --steps and --control need --simulate");
         assertThatThrownBy(() ->
@@ -47,10 +51,12 @@ final class SimulatedRunTest {
         assertThatThrownBy(() ->
                         VerifyMain.parse("--simulate", "--seeds", "x").flags.toSimulatedRun())
                 .hasMessage("--seeds must be an integer, not 'x'");
-        assertThatThrownBy(() -> VerifyMain.parse("--simulate", "--control", "cross-lock-grant")
+        assertThatThrownBy(() -> VerifyMain.parse("--simulate", "--control", "redlock-partial-fence")
                         .flags
                         .toSimulatedRun())
-                .hasMessageContaining("--control must be one of expired-handoff, multi-lost-part, stale-grant");
+                .hasMessageContaining(
+                        "--control must be one of cross-lock-grant, expired-handoff, holders-expiry-lowered,"
+                                + " multi-lost-part, stale-grant");
         assertThat(VerifyMain.run(out, out, "--simulate", "--steps", "-1")).isEqualTo(2);
     }
 

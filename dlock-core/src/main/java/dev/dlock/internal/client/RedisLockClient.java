@@ -110,7 +110,8 @@ public final class RedisLockClient implements LockClient {
         }
         LeaseTime leaseTime = new LeaseTime(leaseMillis);
         Events events = Events.of(options.listeners());
-        this.scripts = new ScriptRunner(transport, maskedUri, commandTimeout, options.replicaAck(), controls);
+        this.scripts =
+                new ScriptRunner(transport, maskedUri, commandTimeout, options.replicaAck(), controls, runtime.await());
         this.callbacks = Callbacks.on(options.callbackExecutor(), runtime, owners.clientId(), lifecycle);
         this.watchdog = new Watchdog(scripts, ticker, transport, leaseTime, events);
         this.leases = new Leases(scripts, ticker, scheduler, callbacks, watchdog, lifecycle, events);

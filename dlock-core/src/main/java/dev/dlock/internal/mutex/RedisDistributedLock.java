@@ -8,7 +8,6 @@ import dev.dlock.internal.script.ScriptRunner;
 import dev.dlock.internal.script.Scripts;
 import dev.dlock.internal.script.Snapshots;
 import dev.dlock.internal.util.Args;
-import dev.dlock.internal.util.Await;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Lifecycle;
 import dev.dlock.internal.util.Owners;
@@ -133,12 +132,12 @@ public final class RedisDistributedLock extends ThreadLocking {
             throws InterruptedException {
         lifecycle.checkOpen();
         PendingAcquire turn = gates.enter(keys, owner, leaseMillis, renewed, waitNanos);
-        return Await.acquire(turn, interruptible, giveUp, failure);
+        return scripts.waits().acquire(turn, interruptible, giveUp, failure);
     }
 
     private void settleCancelled(PendingAcquire turn) {
         // If the acquire's command never answers, a lock it might have taken expires with its lease.
-        Await.replyOrNull(turn.giveUp(), scripts.commandTimeout().toMillis() + 1000);
+        scripts.waits().replyOrNull(turn.giveUp(), scripts.commandTimeout().toMillis() + 1000);
         if (turn.isDone() && !turn.isCompletedExceptionally()) {
             RedisLease won = turn.join();
             if (won != null) {

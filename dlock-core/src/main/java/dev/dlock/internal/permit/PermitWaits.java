@@ -2,7 +2,6 @@ package dev.dlock.internal.permit;
 
 import dev.dlock.Lease;
 import dev.dlock.internal.lease.RedisLease;
-import dev.dlock.internal.util.Await;
 import dev.dlock.internal.util.Callbacks;
 import dev.dlock.internal.util.Events;
 import dev.dlock.internal.util.ValidHoldWait;
@@ -67,21 +66,24 @@ final class PermitWaits {
     private static RedisLease awaitOne(
             AcquireContext acquirer, PermitAcquisition acquisition, String key, boolean interruptible)
             throws InterruptedException {
-        return Await.acquire(
-                acquisition,
-                interruptible,
-                result -> {
-                    acquisition.giveUp();
-                    settleCancelled(acquirer, acquisition);
-                },
-                error -> acquirer.scripts.translate(error, key));
+        return acquirer.scripts
+                .waits()
+                .acquire(
+                        acquisition,
+                        interruptible,
+                        result -> {
+                            acquisition.giveUp();
+                            settleCancelled(acquirer, acquisition);
+                        },
+                        error -> acquirer.scripts.translate(error, key));
     }
 
     private static void settleCancelled(AcquireContext acquirer, PermitAcquisition acquisition) {
         RedisLease won;
         try {
-            won = Await.replyOrNull(
-                    acquisition, acquirer.scripts.commandTimeout().toMillis() + 1000);
+            won = acquirer.scripts
+                    .waits()
+                    .replyOrNull(acquisition, acquirer.scripts.commandTimeout().toMillis() + 1000);
         } catch (CancellationException e) {
             won = null; // given up without a hold
         }

@@ -6,7 +6,6 @@ import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import dev.dlock.internal.script.LockKeys;
 import dev.dlock.internal.util.Args;
-import dev.dlock.internal.util.Await;
 import java.util.List;
 import java.util.Optional;
 
@@ -77,13 +76,15 @@ final class RedlockAdmin implements LockAdmin {
 
     /** Runs the force script on every node; at least a quorum must have answered. */
     private RedlockNodes.Round force(String[] keys, String name, String mode) {
-        RedlockNodes.Round round = Await.reply(
-                ctx.nodes().fanOut(RedlockScripts.FORCE, keys, new String[] {mode}, r -> false),
-                ctx.nodes().commandTimeout().toMillis() + 1000,
-                e -> e instanceof InterruptedException
-                        ? new LockException("interrupted while deleting lock '" + name + "'", e)
-                        : new LockConnectionException(
-                                ctx.nodes().maskedUris(), "no answer about lock '" + name + "'", e));
+        RedlockNodes.Round round = ctx.runtime()
+                .await()
+                .reply(
+                        ctx.nodes().fanOut(RedlockScripts.FORCE, keys, new String[] {mode}, r -> false),
+                        ctx.nodes().commandTimeout().toMillis() + 1000,
+                        e -> e instanceof InterruptedException
+                                ? new LockException("interrupted while deleting lock '" + name + "'", e)
+                                : new LockConnectionException(
+                                        ctx.nodes().maskedUris(), "no answer about lock '" + name + "'", e));
         if (round.answered < ctx.quorum()) {
             throw new LockConnectionException(
                     ctx.nodes().maskedUris(),

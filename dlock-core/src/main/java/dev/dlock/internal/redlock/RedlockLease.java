@@ -6,7 +6,6 @@ import dev.dlock.LockException;
 import dev.dlock.LockLostException;
 import dev.dlock.internal.lease.LeaseState;
 import dev.dlock.internal.util.Args;
-import dev.dlock.internal.util.Await;
 import dev.dlock.internal.util.CallerChecked;
 import dev.dlock.internal.util.Log;
 import dev.dlock.internal.util.ThreadHolds;
@@ -107,7 +106,9 @@ final class RedlockLease implements ThreadHolds.Reentrant, CallerChecked {
         long margin = Validity.marginNanos(leaseMillis); // a thread's hold has the client's lease time
         if (isValid() && remaining().toNanos() < margin) {
             // A renewal without an answer is judged below by the remaining validity.
-            Await.replyOrNull(renew(), ctx.nodes().commandTimeout().toMillis() + 1000);
+            ctx.runtime()
+                    .await()
+                    .replyOrNull(renew(), ctx.nodes().commandTimeout().toMillis() + 1000);
         }
         if (!isValid() || remaining().toNanos() < margin) {
             markLost("it could not be shown valid for half its lease when re-entered", false);
@@ -396,7 +397,7 @@ final class RedlockLease implements ThreadHolds.Reentrant, CallerChecked {
             return true;
         }
         if (state.isHeld() && deadline - ctx.ticker().nanos() > 0) {
-            Await.reply(renew(), ctx.nodes().commandTimeout().toMillis() + 1000, e -> {
+            ctx.runtime().await().reply(renew(), ctx.nodes().commandTimeout().toMillis() + 1000, e -> {
                 releaseQuietly();
                 return e instanceof InterruptedException
                         ? new LockException("interrupted while renewing lock '" + name + "' for its caller", e)
@@ -421,16 +422,18 @@ final class RedlockLease implements ThreadHolds.Reentrant, CallerChecked {
 
     private RedlockNodes.Round await(CompletableFuture<RedlockNodes.Round> round) {
         long millis = ctx.nodes().commandTimeout().toMillis() + 1000;
-        return Await.reply(
-                round,
-                millis,
-                e -> e instanceof InterruptedException
-                        ? new LockException(
-                                "interrupted while waiting for the Redlock nodes about lock '" + name + "'", e)
-                        : new LockConnectionException(
-                                ctx.nodes().maskedUris(),
-                                "no answer within " + millis + " ms about lock '" + name + "'",
-                                e));
+        return ctx.runtime()
+                .await()
+                .reply(
+                        round,
+                        millis,
+                        e -> e instanceof InterruptedException
+                                ? new LockException(
+                                        "interrupted while waiting for the Redlock nodes about lock '" + name + "'", e)
+                                : new LockConnectionException(
+                                        ctx.nodes().maskedUris(),
+                                        "no answer within " + millis + " ms about lock '" + name + "'",
+                                        e));
     }
 
     @Override

@@ -6,7 +6,6 @@ import dev.dlock.LockConnectionException;
 import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import dev.dlock.internal.util.Args;
-import dev.dlock.internal.util.Await;
 import dev.dlock.internal.util.ThreadHolds;
 import dev.dlock.internal.util.ThreadLocking;
 import dev.dlock.internal.util.ValidHoldWait;
@@ -111,13 +110,15 @@ final class RedlockLock extends ThreadLocking {
             throws InterruptedException {
         ctx.lifecycle().checkOpen();
         CompletableFuture<RedlockLease> wait = acquirer.acquire(name, keys, leaseMillis, renewed, waitNanos);
-        return Await.acquire(
-                wait,
-                interruptible,
-                cancelled -> cancelled.cancel(false),
-                RedlockLock::unwrap,
-                cancelled -> new IllegalStateException(
-                        "the Redlock LockClient for " + ctx.nodes().maskedUris() + " is closed", cancelled));
+        return ctx.runtime()
+                .await()
+                .acquire(
+                        wait,
+                        interruptible,
+                        cancelled -> cancelled.cancel(false),
+                        RedlockLock::unwrap,
+                        cancelled -> new IllegalStateException(
+                                "the Redlock LockClient for " + ctx.nodes().maskedUris() + " is closed", cancelled));
     }
 
     private static RuntimeException unwrap(Throwable error) {
@@ -149,13 +150,15 @@ final class RedlockLock extends ThreadLocking {
     record Snapshot(Optional<String> holder, Duration remaining, long token) {}
 
     static Snapshot read(RedlockContext ctx, String[] keys, String name) {
-        RedlockNodes.Round round = Await.reply(
-                ctx.nodes().fanOut(RedlockScripts.INFO, keys, new String[0], r -> false),
-                ctx.nodes().commandTimeout().toMillis() + 1000,
-                e -> e instanceof InterruptedException
-                        ? new LockException("interrupted while reading lock '" + name + "'", e)
-                        : new LockConnectionException(
-                                ctx.nodes().maskedUris(), "no answer about lock '" + name + "'", e));
+        RedlockNodes.Round round = ctx.runtime()
+                .await()
+                .reply(
+                        ctx.nodes().fanOut(RedlockScripts.INFO, keys, new String[0], r -> false),
+                        ctx.nodes().commandTimeout().toMillis() + 1000,
+                        e -> e instanceof InterruptedException
+                                ? new LockException("interrupted while reading lock '" + name + "'", e)
+                                : new LockConnectionException(
+                                        ctx.nodes().maskedUris(), "no answer about lock '" + name + "'", e));
         if (round.answered < ctx.quorum()) {
             RuntimeException failure = round.firstFailure();
             if (failure != null && !(failure instanceof LockConnectionException)) {

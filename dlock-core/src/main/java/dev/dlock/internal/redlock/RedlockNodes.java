@@ -5,6 +5,7 @@ import dev.dlock.LockConnectionException;
 import dev.dlock.LockException;
 import dev.dlock.internal.options.ClientOptions;
 import dev.dlock.internal.script.ScriptRunner;
+import dev.dlock.internal.util.Controls;
 import dev.dlock.internal.util.LockRuntime;
 import dev.dlock.internal.util.Log;
 import dev.dlock.spi.Script;
@@ -159,7 +160,7 @@ final class RedlockNodes implements AutoCloseable {
         try {
             ClientOptions o = node.options;
             Transport t = o.transport().connect(new TransportConfig(o.uri(), o.commandTimeout(), o.clientName()));
-            node.runner = new ScriptRunner(t, o.maskedUri(), o.commandTimeout(), null);
+            node.runner = new ScriptRunner(t, o.maskedUri(), o.commandTimeout(), null, Controls.NONE, runtime.await());
             node.transport = t;
             if (closed) { // the client closed while this node connected
                 node.transport = null;

@@ -32,14 +32,24 @@ public final class ScriptRunner {
     private final BiFunction<Exception, String, RuntimeException> noAnswer = this::noAnswer;
     private final boolean sharded; // hand-off messages through SPUBLISH
     private final boolean holdersExpiryLowered; // the negative control Controls.holdersExpiryLowered
+    private final Await await;
 
     public ScriptRunner(Transport transport, String maskedUri, Duration commandTimeout, ReplicaAck ack) {
-        this(transport, maskedUri, commandTimeout, ack, Controls.NONE);
+        this(transport, maskedUri, commandTimeout, ack, Controls.NONE, Await.SYSTEM);
     }
 
-    /** A runner whose scripts are the variants the client's negative controls ask for (Controls). */
+    /**
+     * A runner whose scripts are the variants the client's negative controls ask for (Controls), and whose
+     * callers wait through {@code await} (the client's runtime).
+     */
     public ScriptRunner(
-            Transport transport, String maskedUri, Duration commandTimeout, ReplicaAck ack, Controls controls) {
+            Transport transport,
+            String maskedUri,
+            Duration commandTimeout,
+            ReplicaAck ack,
+            Controls controls,
+            Await await) {
+        this.await = await;
         this.transport = transport;
         this.maskedUri = maskedUri;
         this.commandTimeout = commandTimeout;
@@ -116,7 +126,12 @@ public final class ScriptRunner {
 
     /** Waits for a command's reply, bounded by the command timeout, and translates failures. */
     public <T> T await(CompletableFuture<T> future, String key) {
-        return Await.reply(future, awaitMillis, key, noAnswer);
+        return await.reply(future, awaitMillis, key, noAnswer);
+    }
+
+    /** How a caller's thread waits, through the client's runtime. */
+    public Await waits() {
+        return await;
     }
 
     private RuntimeException noAnswer(Exception e, String key) {

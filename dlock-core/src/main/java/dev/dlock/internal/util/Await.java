@@ -1,8 +1,9 @@
 package dev.dlock.internal.util;
 
+import dev.dlock.spi.ClientRuntime;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiFunction;
@@ -20,10 +21,24 @@ import java.util.function.Function;
  *       is set again and the caller says what an interrupt, a failure or no answer means.
  * </ul>
  *
- * Stateless; thread-safe.
+ * Each wait blocks through the client's {@link ClientRuntime#await}: by default a plain {@code
+ * Future.get}; a simulated runtime decides how a caller's thread waits and on which clock its timeout
+ * runs. Immutable; thread-safe as the runtime is.
  */
 public final class Await {
-    private Await() {}
+    /** Waits of the default runtime ({@link LockRuntime#SYSTEM}). */
+    public static final Await SYSTEM = new Await(LockRuntime.SYSTEM);
+
+    private final ClientRuntime runtime;
+
+    /**
+     * The waits of a client whose runtime is {@code runtime}.
+     *
+     * @param runtime the runtime every wait blocks through
+     */
+    public Await(ClientRuntime runtime) {
+        this.runtime = runtime;
+    }
 
     /**
      * Waits for an acquire under way until it completes: with its hold, or with null when its own wait
@@ -37,7 +52,7 @@ public final class Await {
      * @param failure what a failed acquire throws, made from the failure's cause
      * @throws InterruptedException if interrupted while an interruptible wait was on
      */
-    public static <T, F extends Future<T>> T acquire(
+    public <T, F extends CompletableFuture<T>> T acquire(
             F acquire,
             boolean interruptible,
             Consumer<? super F> giveUp,
@@ -47,12 +62,12 @@ public final class Await {
     }
 
     /**
-     * {@link #acquire(Future, boolean, Consumer, Function)}, where a cancelled acquire (its future
+     * {@link #acquire(CompletableFuture, boolean, Consumer, Function)}, where a cancelled acquire (its future
      * cancelled, not failed) throws what {@code cancelled} makes of the {@link CancellationException}.
      *
      * @throws InterruptedException if interrupted while an interruptible wait was on
      */
-    public static <T, F extends Future<T>> T acquire(
+    public <T, F extends CompletableFuture<T>> T acquire(
             F acquire,
             boolean interruptible,
             Consumer<? super F> giveUp,
@@ -63,7 +78,7 @@ public final class Await {
         try {
             while (true) {
                 try {
-                    return acquire.get();
+                    return runtime.await(acquire, ClientRuntime.FOREVER);
                 } catch (InterruptedException e) {
                     if (interruptible) {
                         giveUp.accept(acquire);
@@ -72,6 +87,8 @@ public final class Await {
                     interrupted = true;
                 } catch (ExecutionException e) {
                     throw failure.apply(e.getCause());
+                } catch (TimeoutException e) {
+                    throw new IllegalStateException("a wait without end timed out", e);
                 } catch (CancellationException e) {
                     throw cancelled.apply(e);
                 }
@@ -93,26 +110,26 @@ public final class Await {
      *     ExecutionException} or {@link TimeoutException}, or null to return null
      * @return the reply, or null as {@code noAnswer} says
      */
-    public static <T> T reply(
-            Future<T> reply, long millis, Function<? super Exception, ? extends RuntimeException> noAnswer) {
+    public <T> T reply(
+            CompletableFuture<T> reply, long millis, Function<? super Exception, ? extends RuntimeException> noAnswer) {
         return reply(reply, millis, noAnswer, (missing, made) -> made.apply(missing));
     }
 
     /**
-     * {@link #reply(Future, long, Function)}, where {@code noAnswer} also gets {@code about} (such as
+     * {@link #reply(CompletableFuture, long, Function)}, where {@code noAnswer} also gets {@code about} (such as
      * the key the command was about), so that a caller can keep it in a field: the wait makes no
      * lambda.
      *
      * @return the reply, or null as {@code noAnswer} says
      */
-    public static <T, C> T reply(
-            Future<T> reply,
+    public <T, C> T reply(
+            CompletableFuture<T> reply,
             long millis,
             C about,
             BiFunction<? super Exception, ? super C, ? extends RuntimeException> noAnswer) {
         Exception missing;
         try {
-            return reply.get(millis, TimeUnit.MILLISECONDS);
+            return runtime.await(reply, TimeUnit.MILLISECONDS.toNanos(millis));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             missing = e;
@@ -127,7 +144,7 @@ public final class Await {
     }
 
     /** A {@link #reply} whose missing answer changes nothing: the wait returns null. */
-    public static <T> T replyOrNull(Future<T> reply, long millis) {
+    public <T> T replyOrNull(CompletableFuture<T> reply, long millis) {
         return reply(reply, millis, e -> null);
     }
 }

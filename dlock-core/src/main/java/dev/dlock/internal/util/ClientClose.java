@@ -37,7 +37,7 @@ public final class ClientClose {
 
     /** Closes and waits, at most about the bound, for the releases; then ends the client. */
     public void close(Supplier<List<CompletableFuture<?>>> begin, Runnable end) {
-        Await.replyOrNull(start(begin), boundMillis + 1000);
+        runtime.await().replyOrNull(start(begin), boundMillis + 1000);
         end(end);
     }
 

@@ -17,7 +17,7 @@ import java.util.random.RandomGenerator;
 /**
  * Where one client's time and threads come from: its clock, its timer (watchdog rounds, wait timeouts and refreshes,
  * lease expiry) and the pools it makes on demand (the default callback pool, Redlock's connects), all from one
- * {@link ClientRuntime}: the application's ({@code LockClient.Builder.runtime}) or {@link #SYSTEM}. A client gets one
+ * {@link ClientRuntime}, and how a caller's thread waits ({@link Await}): the application's ({@code LockClient.Builder.runtime}) or {@link #SYSTEM}. A client gets one
  * when it is made and passes it down; nothing else in {@code dev.dlock.internal} reads the system clock or makes a
  * thread ({@code ArchitectureTest} holds the code to that), so a client given a simulated runtime has all of its
  * time in hand.
@@ -31,11 +31,13 @@ public final class LockRuntime {
     private final Ticker ticker;
     private final ScheduledExecutorService timer;
     private final ClientRuntime source;
+    private final Await await;
 
     private LockRuntime(Ticker ticker, ScheduledExecutorService timer, ClientRuntime source) {
         this.ticker = ticker;
         this.timer = timer;
         this.source = source;
+        this.await = source == SYSTEM ? Await.SYSTEM : new Await(source);
     }
 
     /**
@@ -86,6 +88,11 @@ public final class LockRuntime {
     /** The client's timer. */
     public ScheduledExecutorService timer() {
         return timer;
+    }
+
+    /** How a caller's thread waits for the client's work ({@link ClientRuntime#await}). */
+    public Await await() {
+        return await;
     }
 
     /** The source of the client's random choices, for the calling thread ({@link ClientRuntime#random()}). */

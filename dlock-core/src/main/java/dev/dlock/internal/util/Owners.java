@@ -11,8 +11,11 @@ public final class Owners {
     private final String clientId;
     private final AtomicLong leaseIds = new AtomicLong();
     private final AtomicLong waitIds = new AtomicLong();
-    private final ThreadLocal<String> threadOwner = ThreadLocal.withInitial(
-            () -> clientId() + ":thread-" + Thread.currentThread().getId());
+    private final AtomicLong threadIds = new AtomicLong();
+    // Numbered in the order threads first take a lock through this client, not by Thread.getId(): the same
+    // calls make the same ids, so that a simulated run repeats with its seed (the JVM numbers threads globally).
+    private final ThreadLocal<String> threadOwner =
+            ThreadLocal.withInitial(() -> clientId() + ":thread-" + threadIds.incrementAndGet());
 
     /**
      * The ids of a client whose id is {@code clientId}.
@@ -32,7 +35,10 @@ public final class Owners {
         return clientId;
     }
 
-    /** The owner id of the calling thread, built once per thread and client. */
+    /**
+     * The owner id of the calling thread, built once per thread and client: {@code <client id>:thread-<n>}, the
+     * threads numbered from 1 in the order they first ask.
+     */
     public String thread() {
         return threadOwner.get();
     }

@@ -110,6 +110,45 @@ final class ClientRuntimeTest {
     }
 
     @Test
+    @Timeout(30)
+    void aBlockingCall_waitsThroughTheRuntime_asDoesClose() throws Exception {
+        List<Long> waits = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Recording runtime = new Recording() {
+            @Override
+            public <T> T await(CompletableFuture<T> future, long timeoutNanos)
+                    throws InterruptedException, java.util.concurrent.ExecutionException,
+                            java.util.concurrent.TimeoutException {
+                waits.add(timeoutNanos);
+                return super.await(future, timeoutNanos);
+            }
+        };
+        FakeTransport redis = new FakeTransport();
+        LockClient client = LockClient.builder()
+                .redisUri("redis://simulated")
+                .transport(serving(redis))
+                .leaseTime(Duration.ofMillis(LEASE_MS))
+                .runtime(runtime)
+                .build();
+        ExecutorService caller = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            java.util.concurrent.Future<java.util.Optional<Lease>> taken =
+                    caller.submit(() -> client.lock("job").tryAcquire(Duration.ofSeconds(1)));
+            redis.next().reply().complete(7L);
+            assertThat(taken.get(10, TimeUnit.SECONDS)).isPresent();
+            assertThat(waits)
+                    .as("the acquire's wait, which ends by its own deadline")
+                    .contains(ClientRuntime.FOREVER);
+            redis.answerEverything();
+            client.close();
+            assertThat(waits)
+                    .as("close waits for its releases, bounded")
+                    .anySatisfy(w -> assertThat(w).isPositive().isLessThan(ClientRuntime.FOREVER));
+        } finally {
+            caller.shutdownNow();
+        }
+    }
+
+    @Test
     void aClientOfTheBuilder_runsOnTheGivenRuntimesClockTimerAndExecutor() throws Exception {
         Recording runtime = new Recording();
         FakeTransport redis = new FakeTransport();

@@ -30,7 +30,8 @@ final class AwaitTest {
         CompletableFuture<String> acquire = new CompletableFuture<>();
         AtomicInteger givenUp = new AtomicInteger();
         Thread.currentThread().interrupt();
-        assertThatThrownBy(() -> Await.acquire(acquire, true, a -> givenUp.incrementAndGet(), RuntimeException::new))
+        assertThatThrownBy(() ->
+                        Await.SYSTEM.acquire(acquire, true, a -> givenUp.incrementAndGet(), RuntimeException::new))
                 .isInstanceOf(InterruptedException.class);
         assertThat(givenUp).hasValue(1);
         assertThat(Thread.currentThread().isInterrupted()).isFalse();
@@ -43,7 +44,8 @@ final class AwaitTest {
         AtomicInteger givenUp = new AtomicInteger();
         Thread waiter = new Thread(() -> {
             try {
-                String got = Await.acquire(acquire, false, a -> givenUp.incrementAndGet(), RuntimeException::new);
+                String got =
+                        Await.SYSTEM.acquire(acquire, false, a -> givenUp.incrementAndGet(), RuntimeException::new);
                 outcome.set(got + ", interrupted " + Thread.currentThread().isInterrupted());
             } catch (InterruptedException | RuntimeException e) {
                 outcome.set(e);
@@ -66,12 +68,13 @@ final class AwaitTest {
     void aFailedAcquire_throwsWhatTheFailureMakesOfItsCause() {
         IllegalStateException cause = new IllegalStateException("refused");
         CompletableFuture<String> acquire = CompletableFuture.failedFuture(cause);
-        assertThatThrownBy(() -> Await.acquire(acquire, true, a -> {}, c -> new IllegalArgumentException("x", c)))
+        assertThatThrownBy(
+                        () -> Await.SYSTEM.acquire(acquire, true, a -> {}, c -> new IllegalArgumentException("x", c)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasCause(cause);
         CompletableFuture<String> cancelled = new CompletableFuture<>();
         cancelled.cancel(false);
-        assertThatThrownBy(() -> Await.acquire(cancelled, true, a -> {}, RuntimeException::new))
+        assertThatThrownBy(() -> Await.SYSTEM.acquire(cancelled, true, a -> {}, RuntimeException::new))
                 .isInstanceOf(CancellationException.class);
     }
 
@@ -79,13 +82,13 @@ final class AwaitTest {
     void onlyACancelledAcquire_goesToCancelled_notAFailureCausedByACancellation() {
         CompletableFuture<String> cancelled = new CompletableFuture<>();
         cancelled.cancel(false);
-        assertThatThrownBy(() -> Await.acquire(
+        assertThatThrownBy(() -> Await.SYSTEM.acquire(
                         cancelled, true, a -> {}, RuntimeException::new, c -> new IllegalStateException("closed", c)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("closed");
         CompletableFuture<String> failed = new CompletableFuture<>();
         failed.completeExceptionally(new CompletionException(new CancellationException("upstream")));
-        assertThatThrownBy(() -> Await.acquire(
+        assertThatThrownBy(() -> Await.SYSTEM.acquire(
                         failed, true, a -> {}, c -> (RuntimeException) c, c -> new IllegalStateException("closed", c)))
                 .isInstanceOf(CancellationException.class)
                 .hasMessage("upstream");
@@ -93,22 +96,22 @@ final class AwaitTest {
 
     @Test
     void aReply_isReturned_andAMissingOne_isWhatNoAnswerSays() {
-        assertThat(Await.reply(CompletableFuture.completedFuture("ok"), 1000, e -> new IllegalStateException()))
+        assertThat(Await.SYSTEM.reply(CompletableFuture.completedFuture("ok"), 1000, e -> new IllegalStateException()))
                 .isEqualTo("ok");
         AtomicReference<Exception> seen = new AtomicReference<>();
-        assertThat(Await.reply(new CompletableFuture<String>(), 10, e -> {
+        assertThat(Await.SYSTEM.reply(new CompletableFuture<String>(), 10, e -> {
                     seen.set(e);
                     return null;
                 }))
                 .isNull();
         assertThat(seen.get()).isInstanceOf(TimeoutException.class);
-        assertThatThrownBy(() -> Await.reply(
+        assertThatThrownBy(() -> Await.SYSTEM.reply(
                         CompletableFuture.failedFuture(new IllegalStateException("down")),
                         1000,
                         e -> new IllegalArgumentException(e)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasCauseInstanceOf(ExecutionException.class);
-        String none = Await.replyOrNull(CompletableFuture.failedFuture(new IllegalStateException()), 1000);
+        String none = Await.SYSTEM.replyOrNull(CompletableFuture.failedFuture(new IllegalStateException()), 1000);
         assertThat(none).isNull();
     }
 
@@ -116,10 +119,13 @@ final class AwaitTest {
     void anInterruptedReply_setsTheFlagAgain_beforeNoAnswerDecides() {
         AtomicReference<Boolean> flagSeen = new AtomicReference<>();
         Thread.currentThread().interrupt();
-        assertThatThrownBy(() -> Await.reply(new CompletableFuture<String>(), TimeUnit.SECONDS.toMillis(5), e -> {
-                    flagSeen.set(Thread.currentThread().isInterrupted());
-                    return e instanceof InterruptedException ? new IllegalStateException("interrupted", e) : null;
-                }))
+        assertThatThrownBy(() ->
+                        Await.SYSTEM.reply(new CompletableFuture<String>(), TimeUnit.SECONDS.toMillis(5), e -> {
+                            flagSeen.set(Thread.currentThread().isInterrupted());
+                            return e instanceof InterruptedException
+                                    ? new IllegalStateException("interrupted", e)
+                                    : null;
+                        }))
                 .isInstanceOf(IllegalStateException.class)
                 .hasCauseInstanceOf(InterruptedException.class);
         assertThat(flagSeen.get()).isTrue();
