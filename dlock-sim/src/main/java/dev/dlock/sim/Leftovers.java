@@ -8,8 +8,11 @@ import java.util.regex.Pattern;
 /**
  * What a quiescent run may leave on its server (docs/lock-family.md, "Keys"): a name's fencing counter ({@code
  * …:fence}) and a shared lock's record ({@code semaphore <created> <capacity>} or {@code rw …}), both strings that
- * expire within 7 days; and on a Redlock master its fencing counter ({@code …:redlock-fence}), which never expires.
- * Anything else (a hold, a queue, a record that never expires) is a leak. Not thread-safe.
+ * expire within 7 days; a shared lock's holds hash ({@code …:holds}) whose every entry has expired, which the design
+ * lets live up to 7 idle days until the next script on the name purges it (a holder whose release never reached the
+ * server, as when its connection dropped, leaves one); and on a Redlock master its fencing counter ({@code
+ * …:redlock-fence}), which never expires. Anything else (a live hold, a queue, a record that never expires) is a
+ * leak. Not thread-safe.
  */
 final class Leftovers {
     private static final long SEVEN_DAYS_MS = 7 * 24 * 3600 * 1000L;
@@ -45,8 +48,8 @@ final class Leftovers {
             String type = t instanceof StatusReply status ? status.text() : String.valueOf(t);
             long ttl = (Long) server.call("PTTL", key);
             boolean expires = ttl > 0 && ttl <= SEVEN_DAYS_MS;
-            if (type.equals("hash") && key.endsWith(":holds") && !unreleased.isEmpty() && ttl > 0) {
-                if (onlyUnreleased(server, key, unreleased)) {
+            if (type.equals("hash") && key.endsWith(":holds") && ttl > 0) {
+                if (onlyEnded(server, key, unreleased)) {
                     continue;
                 }
             } else if (type.equals("string")
@@ -68,12 +71,21 @@ final class Leftovers {
         return out.isEmpty() ? null : "left on the server: " + String.join(", ", out);
     }
 
-    /** Whether every entry of a holders' hash is one of the unreleased holds ({@code <weight> <token> <expiry>...}). */
-    private static boolean onlyUnreleased(SimRedis server, String key, Set<Long> unreleased) {
+    /**
+     * Whether every entry of a holders' hash ({@code <weight> <token> <expiry ms>...}) is one of the unreleased holds
+     * or has expired by the server's time (its release never reached the server: the next script purges it).
+     */
+    private static boolean onlyEnded(SimRedis server, String key, Set<Long> unreleased) {
+        List<?> time = (List<?>) server.call("TIME");
+        long nowMs =
+                Long.parseLong(String.valueOf(time.get(0))) * 1000 + Long.parseLong(String.valueOf(time.get(1))) / 1000;
         List<?> fields = (List<?>) server.call("HGETALL", key);
         for (int i = 1; i < fields.size(); i += 2) {
             String[] entry = fields.get(i).toString().split(" ");
-            if (entry.length < 3 || !unreleased.contains(Long.parseLong(entry[1]))) {
+            if (entry.length < 3
+                    || !entry[1].matches("\\d+")
+                    || !entry[2].matches("\\d+")
+                    || !(unreleased.contains(Long.parseLong(entry[1])) || Long.parseLong(entry[2]) < nowMs)) {
                 return false;
             }
         }

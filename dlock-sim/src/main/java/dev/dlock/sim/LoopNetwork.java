@@ -3,6 +3,7 @@ package dev.dlock.sim;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 
 /**
  * One client's network as events of the world's {@link EventLoop}: each request and each reply or message is
@@ -10,6 +11,12 @@ import java.util.SplittableRandom;
  * connection does (an action never overtakes one sent before it on the same link and direction). The command link and
  * the pub/sub link have delays of their own, so a grant's message can arrive before or long after the reply that
  * queued its waiter.
+ *
+ * <p>A link's connection can drop ({@link #drop}): whatever is on its way back on it is lost, of what is on its way
+ * to the server only what arrives within a drawn instant still runs (TCP delivers a prefix), and the server is out of
+ * reach for a while, so that the transport's connects ({@link #connect}) are refused until then. The transport learns
+ * of the drop through {@link #onDrop}, at once (a reset): it is the transport's job to fail what it had sent, and to
+ * reconnect.
  *
  * <p>Not thread-safe: used from the simulation's one thread.
  */
@@ -64,6 +71,11 @@ public final class LoopNetwork implements SimNetwork {
     private final Map<Link, Long> lastToServer = new EnumMap<>(Link.class);
     private final Map<Link, Long> lastToClient = new EnumMap<>(Link.class);
     private final Map<Link, Long> stalledUntil = new EnumMap<>(Link.class);
+    private final Wire[] wires = {new Wire(), new Wire()}; // each link's current connection
+    private final Wire[] serving = new Wire[2]; // the connection of the request running at the server, or null
+    private final long[] unreachableUntil = new long[2];
+    private Consumer<Link> dropListener = link -> {};
+    private long drops;
     private double replyLoss;
     private double messageLoss;
     private long lostReplies;
@@ -129,9 +141,83 @@ public final class LoopNetwork implements SimNetwork {
         return lostMessages;
     }
 
+    /** One connection of a link: what was sent on it arrives only while it is open (requests: until its cut-off). */
+    private static final class Wire {
+        boolean open = true;
+        long cutoff = Long.MAX_VALUE; // requests arriving later than this are lost with the connection
+    }
+
+    /**
+     * Drops the link's connection now, as a reset or a cable pulled would: every reply and message in flight on it is
+     * lost; of the requests in flight, those that arrive within an instant drawn up to the link's longest ordinary
+     * delay still run at the server (their outcome unknown to the client), the later ones never do. The server is
+     * then out of reach on this link for {@code downNanos}: connects until then are refused. The drop listener is
+     * told at once.
+     *
+     * @param link the link
+     * @param downNanos how long the server cannot be reached on it
+     */
+    public void drop(Link link, long downNanos) {
+        long cutoff = loop.now() + random.nextLong(0, delays.get(link).maxNanos() + 1);
+        cut(link, cutoff);
+        unreachableUntil[link.ordinal()] = Math.max(unreachableUntil[link.ordinal()], loop.now() + downNanos);
+        drops++;
+        dropListener.accept(link);
+    }
+
+    /**
+     * How many connections this network dropped.
+     *
+     * @return the count
+     */
+    public long drops() {
+        return drops;
+    }
+
+    @Override
+    public void onDrop(Consumer<Link> listener) {
+        this.dropListener = listener;
+    }
+
+    @Override
+    public void close(Link link) {
+        cut(link, loop.now() - 1);
+    }
+
+    private void cut(Link link, long cutoff) {
+        Wire old = wires[link.ordinal()];
+        old.open = false;
+        old.cutoff = cutoff;
+        wires[link.ordinal()] = new Wire();
+    }
+
+    /** A connect's round trip: refused if it reaches the server while the link is still out of reach. */
+    @Override
+    public void connect(Link link, Consumer<Boolean> done) {
+        long there = Math.max(loop.now(), stalledUntil.getOrDefault(link, 0L))
+                + delays.get(link).draw(random);
+        loop.after(there - loop.now(), () -> {
+            boolean reached = loop.now() >= unreachableUntil[link.ordinal()];
+            loop.after(delays.get(link).draw(random), () -> done.accept(reached));
+        });
+    }
+
     @Override
     public void toServer(Link link, Runnable execute) {
-        send(lastToServer, link, execute);
+        Wire wire = wires[link.ordinal()];
+        int i = link.ordinal();
+        send(lastToServer, link, () -> {
+            if (loop.now() > wire.cutoff) {
+                return; // its connection dropped before it arrived
+            }
+            Wire before = serving[i];
+            serving[i] = wire; // its reply goes back on the connection it came on
+            try {
+                execute.run();
+            } finally {
+                serving[i] = before;
+            }
+        });
     }
 
     @Override
@@ -140,7 +226,12 @@ public final class LoopNetwork implements SimNetwork {
             lostReplies++;
             return;
         }
-        send(lastToClient, link, deliver);
+        Wire wire = on(link);
+        send(lastToClient, link, () -> {
+            if (wire.open) {
+                deliver.run();
+            }
+        });
     }
 
     @Override
@@ -149,7 +240,18 @@ public final class LoopNetwork implements SimNetwork {
             lostMessages++;
             return;
         }
-        send(lastToClient, Link.PUBSUB, deliver);
+        Wire wire = on(Link.PUBSUB);
+        send(lastToClient, Link.PUBSUB, () -> {
+            if (wire.open) {
+                deliver.run();
+            }
+        });
+    }
+
+    /** The connection an answer goes back on: the request's being served, else the link's current one. */
+    private Wire on(Link link) {
+        Wire s = serving[link.ordinal()];
+        return s != null ? s : wires[link.ordinal()];
     }
 
     private void send(Map<Link, Long> last, Link link, Runnable action) {

@@ -17,7 +17,8 @@ import java.util.function.Consumer;
 /**
  * How a {@link Simulation} builds its clients: each a real {@link LockClient} through the public builder, on a
  * {@link SimClientRuntime} of its own (clock offset and drift, seeded choices) and a {@link SimTransport} over a
- * {@link LoopNetwork} of its own per server it talks to (seeded delays, spikes, losses and stalls). Every draw comes
+ * {@link LoopNetwork} of its own per server it talks to (seeded delays, spikes, losses, stalls and dropped
+ * connections). Every draw comes
  * from the random source it is handed, in a fixed order, so a seed builds one world. Not thread-safe: a run's.
  */
 final class SimClients {
@@ -60,7 +61,7 @@ final class SimClients {
 
     /** A client of the one server. */
     LockClient single(int index, SimRedis server, SplittableRandom own) {
-        SimTransport transport = transport(server, own, COMMAND_TIMEOUT);
+        SimTransport transport = transport(server, own, COMMAND_TIMEOUT, reconnects(index));
         String id = String.format(Locale.ROOT, "sim%05d-%08x", index, own.nextInt());
         SimClientRuntime runtime = new SimClientRuntime(
                         loop, own.nextLong(0, 1_000_000 * MS), own.nextDouble(-50, 50), id)
@@ -88,7 +89,7 @@ final class SimClients {
         Map<String, SimTransport> transports = new HashMap<>();
         for (int n = 0; n < nodes.size(); n++) {
             uris[n] = "redis://node" + n + ":6379";
-            transports.put("node" + n, transport(nodes.get(n), own, REDLOCK_TIMEOUT));
+            transports.put("node" + n, transport(nodes.get(n), own, REDLOCK_TIMEOUT, reconnects(index)));
         }
         String id = String.format(Locale.ROOT, "red%05d-%08x", index, own.nextInt());
         SimClientRuntime runtime = new SimClientRuntime(
@@ -103,8 +104,16 @@ final class SimClients {
                 .build());
     }
 
+    /**
+     * Which real transport a client's transports mirror when a connection is lost: every second client Lettuce's
+     * (commands in flight sent again), the others dlock-resp's (failed).
+     */
+    private static SimTransport.Reconnects reconnects(int client) {
+        return client % 2 == 1 ? SimTransport.Reconnects.LETTUCE : SimTransport.Reconnects.RESP;
+    }
+
     /** A network of one client to one server: seeded delays, losses and stalls. */
-    private SimTransport transport(SimRedis to, SplittableRandom own, Duration timeout) {
+    private SimTransport transport(SimRedis to, SplittableRandom own, Duration timeout, SimTransport.Reconnects r) {
         long max = config.maxDelayMillis() * MS;
         long spike = config.spikeDelayMillis() * MS;
         LoopNetwork network = new LoopNetwork(
@@ -115,7 +124,31 @@ final class SimClients {
         network.lose(config.replyLoss(), config.messageLoss());
         networks.add(network);
         stalls(network, own.split());
-        return new SimTransport(to, network, false, loop, timeout);
+        SimTransport transport = new SimTransport(to, network, false, loop, timeout, r);
+        drops(network, SimNetwork.Link.COMMANDS, own.split());
+        drops(network, SimNetwork.Link.PUBSUB, own.split());
+        return transport;
+    }
+
+    /**
+     * Now and then (every {@code dropEverySeconds} on average), this link's connection drops, its replies and
+     * messages in flight lost; the server is then out of reach on it for up to 300 ms, or one time in four for 1 to 3
+     * s (past dlock-resp's one-second grace, so that waiting commands fail unsent).
+     */
+    private void drops(LoopNetwork network, SimNetwork.Link link, SplittableRandom own) {
+        if (config.dropEverySeconds() <= 0) {
+            return;
+        }
+        long gap = (long) (-Math.log(1 - own.nextDouble()) * config.dropEverySeconds() * 1000) * MS;
+        loop.after(gap, () -> {
+            if (draining.getAsBoolean()) {
+                return;
+            }
+            long down = own.nextInt(4) == 0 ? own.nextLong(1000, 3000) : own.nextLong(0, 300);
+            network.drop(link, down * MS);
+            observe.accept(new long[] {-3, link.ordinal(), down});
+            drops(network, link, own);
+        });
     }
 
     /**

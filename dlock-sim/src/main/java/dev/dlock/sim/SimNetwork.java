@@ -1,6 +1,7 @@
 package dev.dlock.sim;
 
 import java.util.ArrayDeque;
+import java.util.function.Consumer;
 
 /**
  * The seam between a {@link SimTransport} and its {@link SimRedis}: every command on its way to the server, and every
@@ -46,6 +47,36 @@ public interface SimNetwork {
      */
     default void message(Runnable deliver) {
         toClient(Link.PUBSUB, deliver);
+    }
+
+    /**
+     * Sets what is told when the network drops one of the client's connections (its replies and messages in flight
+     * lost): the transport fails what it sent on it and reconnects with {@link #connect}. A network that never drops a
+     * connection (the default) ignores it.
+     *
+     * @param listener receives the link whose connection dropped
+     */
+    default void onDrop(Consumer<Link> listener) {}
+
+    /**
+     * Closes the link's connection from the server's side, as a restart closes every client connection: nothing in
+     * flight on it arrives any more, either way. Nothing to do for a network that keeps nothing in flight (the
+     * default).
+     *
+     * @param link the link
+     */
+    default void close(Link link) {}
+
+    /**
+     * Opens a new connection on a link whose connection was dropped or closed; {@code done} learns whether the
+     * server was reachable (a refused connect is told at once, as a reset is). By default the connect succeeds, told
+     * as a reply is.
+     *
+     * @param link the link
+     * @param done receives true once connected, false if refused
+     */
+    default void connect(Link link, Consumer<Boolean> done) {
+        toClient(link, () -> done.accept(true));
     }
 
     /**

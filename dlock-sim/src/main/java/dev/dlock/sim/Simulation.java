@@ -23,7 +23,8 @@ import java.util.concurrent.CompletionException;
  * {@link CallerThreads}). After every
  * step (one delivered command, reply or message, or one fired timer) the holds are checked against what may overlap,
  * each by its holder's own view ({@code Lease.isValid()}); each new hold's fencing token against those it excludes.
- * The network also loses replies (the command ran; the client times out) and pub/sub messages. The first violation
+ * The network also loses replies (the command ran; the client times out) and pub/sub messages, and drops whole
+ * connections (what is in flight on them lost; the transports reconnect). The first violation
  * ends the run; without one, the run ends quiescent: faults healed, callers gone, clients closed, and nothing left on
  * the server but what outlives a lock by design ({@link Leftovers}). A run is a function of its {@link SimConfig}: its
  * trace hash repeats with the seed.
@@ -54,6 +55,7 @@ public final class Simulation {
      * @param traceHash a hash of everything the callers observed, step by step
      * @param lostReplies the replies the network lost (each an outcome unknown to its client)
      * @param lostMessages the pub/sub messages the network lost
+     * @param drops the connections the network dropped
      * @param maxLateMillis how far past its wait the latest acquire completed
      */
     public record Result(
@@ -65,6 +67,7 @@ public final class Simulation {
             long traceHash,
             long lostReplies,
             long lostMessages,
+            long drops,
             long maxLateMillis) {
         /**
          * One line about this run: its seed, steps, simulated time, holds, faults, trace hash and speed.
@@ -75,8 +78,8 @@ public final class Simulation {
         public String describe(long wallNanos) {
             return String.format(
                     Locale.ROOT,
-                    "seed %d%s: %,d steps, %.0f s simulated, %,d holds, %,d replies and %,d messages lost, latest"
-                            + " acquire %,d ms past its wait, trace %016x, %,.0f steps/s",
+                    "seed %d%s: %,d steps, %.0f s simulated, %,d holds, %,d replies and %,d messages lost, %,d drops,"
+                            + " latest acquire %,d ms past its wait, trace %016x, %,.0f steps/s",
                     config.seed(),
                     config.control().isEmpty() ? "" : " (" + config.control() + ")",
                     steps,
@@ -84,6 +87,7 @@ public final class Simulation {
                     holds,
                     lostReplies,
                     lostMessages,
+                    drops,
                     maxLateMillis,
                     traceHash,
                     steps / Math.max(1e-9, wallNanos / 1e9));
@@ -110,6 +114,7 @@ public final class Simulation {
                     traceHash,
                     lostReplies,
                     lostMessages,
+                    drops,
                     maxLateMillis);
         }
 
@@ -222,7 +227,8 @@ public final class Simulation {
                 builder.networks().stream().mapToLong(LoopNetwork::lostReplies).sum();
         long messages =
                 builder.networks().stream().mapToLong(LoopNetwork::lostMessages).sum();
-        return new Result(config, steps, simulated, holds, violation, hash, replies, messages, maxLate / MS);
+        long drops = builder.networks().stream().mapToLong(LoopNetwork::drops).sum();
+        return new Result(config, steps, simulated, holds, violation, hash, replies, messages, drops, maxLate / MS);
     }
 
     /**
@@ -274,8 +280,8 @@ public final class Simulation {
 
     /**
      * Now and then (every 20–60 s) one server restarts with its data, as from an AOF: the keys that expired meanwhile
-     * are gone, the script cache is empty (the next EVALSHA meets NOSCRIPT) and every pub/sub connection drops with
-     * its subscriptions, which the transports restore. Not without its data: the single server then loses every hold
+     * are gone, the script cache is empty (the next EVALSHA meets NOSCRIPT) and every client connection is closed:
+     * the commands in flight fail, and the transports reconnect and subscribe again. Not without its data: the single server then loses every hold
      * by design (docs/fencing.md), and a Redlock master must then stay down for a lease, which is not simulated yet.
      */
     private void restarts(SplittableRandom own) {

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** The quiescence check's allowance: fencing counters and shared records that expire; nothing else. */
+/**
+ * The quiescence check's allowance: fencing counters and shared records that expire, holds hashes of expired entries;
+ * nothing else.
+ */
 final class LeftoversTest {
     private final SimRedis server = new SimRedis(() -> 1_000_000L);
 
@@ -14,6 +17,16 @@ final class LeftoversTest {
         server.call("SET", "dlock:{p0}", "semaphore 3 3", "PX", "604800000");
         server.call("SET", "dlock:{rw0}", "rw 1000000 1000000", "PX", "1000");
         assertThat(Leftovers.unexpected(server)).isNull();
+    }
+
+    @Test
+    void aSharedHoldsHash_isAllowedOnlyWhenEveryEntryExpired() {
+        // the server's clock is 1,000,000 ms: one entry expired at 999,999, the other lives until 1,000,001
+        server.call("HSET", "dlock:{p0}:holds", "c1:lease-1", "1 17 999999", "c2:lease-2", "1 18 999000 g");
+        server.call("PEXPIRE", "dlock:{p0}:holds", "604800000");
+        assertThat(Leftovers.unexpected(server)).isNull();
+        server.call("HSET", "dlock:{p0}:holds", "c3:lease-3", "1 19 1000001");
+        assertThat(Leftovers.unexpected(server)).contains("dlock:{p0}:holds (hash");
     }
 
     @Test

@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** One seed and one clock give one trace, reply for reply; and the workload covers every script of dlock-core. */
+/**
+ * One seed and one clock give one trace, reply for reply, dropped connections included; and the workload covers every
+ * script of dlock-core.
+ */
 final class SimDeterminismTest {
     @Test
     void sameSeedAndClock_giveTheSameTrace() {
@@ -21,6 +24,31 @@ final class SimDeterminismTest {
         assertThat(first).hasSizeGreaterThan(100);
         assertThat(trace(seed)).isEqualTo(first);
         assertThat(trace(seed + 1)).isNotEqualTo(first);
+    }
+
+    @Test
+    void aRunWithDroppedConnections_repeatsItsTrace() {
+        SimConfig config = SimConfig.parse("seed=42,steps=10000,dropEvery=10");
+        java.util.logging.Logger dlock = java.util.logging.Logger.getLogger("dev.dlock");
+        java.util.logging.Level level = dlock.getLevel();
+        dlock.setLevel(java.util.logging.Level.OFF); // a simulated lease lost is logged as a real one would be
+        try {
+            repeats(config);
+        } finally {
+            dlock.setLevel(level);
+        }
+    }
+
+    private static void repeats(SimConfig config) {
+        Simulation.Result first = Simulation.run(config);
+        assertThat(first.drops()).as("connections dropped").isGreaterThan(10);
+        assertThat(first.violation()).isNull();
+        Simulation.Result second = Simulation.run(config);
+        assertThat(second.traceHash()).isEqualTo(first.traceHash());
+        assertThat(second.drops()).isEqualTo(first.drops());
+        assertThat(Simulation.run(config.with(x -> x.dropEverySeconds = 0)).traceHash())
+                .as("the drops change the trace")
+                .isNotEqualTo(first.traceHash());
     }
 
     private static List<String> trace(long seed) {

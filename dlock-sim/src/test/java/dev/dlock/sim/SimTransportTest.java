@@ -18,7 +18,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** SimTransport: replies shaped as dlock-resp shapes them, NOSCRIPT handled, pub/sub, and every action on the seam. */
+/**
+ * SimTransport: replies shaped as dlock-resp shapes them, NOSCRIPT handled, pub/sub, lost connections, and every action
+ * on the seam.
+ */
+@Timeout(60)
 final class SimTransportTest {
     private final long[] now = {1_000_000L};
     private final SimRedis redis = new SimRedis(() -> now[0]);
@@ -155,5 +159,225 @@ final class SimTransportTest {
                 .hasCauseInstanceOf(dev.dlock.LockConnectionException.class)
                 .hasMessageContaining("did not answer in time (PT2S)");
         assertThat(network.lostReplies()).isEqualTo(1);
+    }
+
+    private static final long MS = 1_000_000;
+
+    /** A transport over a network of 1 ms each way, with the 2 s command timeout. */
+    private static final class Wired {
+        final EventLoop loop = new EventLoop();
+        final SimRedis server = new SimRedis(() -> 1_000_000L + loop.now() / MS);
+        final LoopNetwork network = new LoopNetwork(
+                loop,
+                new java.util.SplittableRandom(1),
+                LoopNetwork.Delays.between(MS, MS),
+                LoopNetwork.Delays.between(MS, MS));
+        final SimTransport transport;
+        final List<String> got = new ArrayList<>();
+
+        Wired() {
+            this(SimTransport.Reconnects.RESP);
+        }
+
+        Wired(SimTransport.Reconnects reconnects) {
+            transport = new SimTransport(server, network, false, loop, Duration.ofSeconds(2), reconnects);
+            transport.onMessage((channel, message) -> got.add(channel + "=" + message));
+        }
+
+        CompletableFuture<Object> eval(String source, String... keys) {
+            return transport.eval(Script.of(source, source, Script.Reply.INTEGER), keys, new String[0]);
+        }
+
+        void runFor(long millis) {
+            loop.runFor(millis * MS);
+        }
+    }
+
+    private static final String INCR = "return redis.call('INCR', KEYS[1])";
+    private static final String GET = "return redis.call('GET', KEYS[1])";
+
+    @Test
+    void aDroppedConnection_failsTheCommandsInFlightOnItAtOnce_thoughTheyMayHaveRun() {
+        Wired w = new Wired();
+        CompletableFuture<Object> first = w.eval(INCR, "k");
+        w.runFor(10); // NOSCRIPT, then EVAL: known from now on
+        assertThat(first).isCompletedWithValue(1L);
+        CompletableFuture<Object> inFlight = w.eval(INCR, "k");
+        w.loop.runFor(MS + MS / 2); // it ran at 1 ms; its reply is due at 2 ms
+        w.network.drop(SimNetwork.Link.COMMANDS, 0);
+        assertThat(inFlight).as("failed at once, not after the timeout").isCompletedExceptionally();
+        assertThatThrownBy(inFlight::join)
+                .hasCauseInstanceOf(dev.dlock.LockConnectionException.class)
+                .hasMessageContaining("lost the connection to Redis");
+        assertThat(w.server.call("GET", "k")).as("it ran all the same").isEqualTo("2");
+        w.runFor(10);
+        assertThat(w.eval(INCR, "k")).as("reconnected").isNotDone();
+        w.runFor(10);
+        assertThat(w.server.call("GET", "k")).isEqualTo("3");
+        assertThat(w.network.drops()).isEqualTo(1);
+    }
+
+    @Test
+    void asLettuce_aCommandInFlightOnADroppedConnection_goesOutAgain_andMayRunTwice() {
+        Wired w = new Wired(SimTransport.Reconnects.LETTUCE);
+        CompletableFuture<Object> first = w.eval(INCR, "k");
+        w.runFor(10);
+        assertThat(first).isCompletedWithValue(1L);
+        CompletableFuture<Object> inFlight = w.eval(INCR, "k");
+        w.loop.runFor(MS + MS / 2); // it ran at 1 ms; its reply is due at 2 ms
+        w.network.drop(SimNetwork.Link.COMMANDS, 2_500 * MS);
+        CompletableFuture<Object> issuedWhileDown = w.eval(GET, "k");
+        assertThat(inFlight).as("not failed: waits for the reconnect").isNotDone();
+        w.runFor(1_900);
+        assertThat(inFlight).as("no grace: waits up to its timeout").isNotDone();
+        w.runFor(200);
+        assertThatThrownBy(inFlight::join)
+                .as("timed out before the server could be reached again")
+                .hasCauseInstanceOf(dev.dlock.LockConnectionException.class);
+        w.runFor(3_000);
+        assertThat(issuedWhileDown).isCompletedExceptionally();
+        assertThat(w.server.call("GET", "k"))
+                .as("a timed-out command is not sent again")
+                .isEqualTo("2");
+
+        CompletableFuture<Object> again = w.eval(INCR, "k");
+        w.loop.runFor(MS + MS / 2);
+        w.network.drop(SimNetwork.Link.COMMANDS, 100 * MS);
+        CompletableFuture<Object> after = w.eval(GET, "k");
+        w.runFor(1_000);
+        assertThat(again).as("sent again on the new connection: it ran twice").isCompletedWithValue(4L);
+        assertThat(after).as("after the resend, as issued").isCompletedWithValue("4");
+    }
+
+    @Test
+    void commandsIssuedWhileDown_waitAndGoOutInTheirOrder_onTheNextConnection() {
+        Wired w = new Wired();
+        w.runFor(1);
+        w.network.drop(SimNetwork.Link.COMMANDS, 100 * MS);
+        CompletableFuture<Object> incr = w.eval(INCR, "k");
+        CompletableFuture<Object> get = w.eval(GET, "k");
+        w.runFor(90);
+        assertThat(incr).isNotDone();
+        assertThat(get).isNotDone();
+        assertThat(w.server.call("EXISTS", "k")).as("not sent while down").isEqualTo(0L);
+        w.runFor(300); // refused until 100 ms; the back-off's next attempt connects
+        assertThat(incr).isCompletedWithValue(1L);
+        assertThat(get).as("after the INCR, as issued").isCompletedWithValue("1");
+    }
+
+    @Test
+    void commandsWaitingForAConnection_failUnsent_whenReconnectingKeepsFailingPastASecond() {
+        Wired w = new Wired();
+        w.network.drop(SimNetwork.Link.COMMANDS, 3_000 * MS);
+        CompletableFuture<Object> waiting = w.eval(INCR, "k");
+        w.runFor(999);
+        assertThat(waiting).isNotDone();
+        w.runFor(2);
+        assertThatThrownBy(waiting::join)
+                .hasCauseInstanceOf(dev.dlock.LockConnectionException.class)
+                .hasMessageContaining("not connected to Redis for 1000 ms")
+                .hasMessageContaining("not sent");
+        w.runFor(4_000);
+        assertThat(w.server.call("EXISTS", "k")).as("never sent").isEqualTo(0L);
+        CompletableFuture<Object> after = w.eval(INCR, "k");
+        w.runFor(10);
+        assertThat(after).as("connected again").isCompletedWithValue(1L);
+    }
+
+    @Test
+    void aDroppedPubSubConnection_isSubscribedAgain_andLosesWhatWasPublishedWhileDown() {
+        Wired w = new Wired();
+        CompletableFuture<Void> subscribed = w.transport.subscribe("ch");
+        w.runFor(5);
+        assertThat(subscribed).isCompleted();
+        assertThat(w.server.call("PUBLISH", "ch", "one")).isEqualTo(1L);
+        w.runFor(5);
+        assertThat(w.got).containsExactly("ch=one");
+
+        assertThat(w.server.call("PUBLISH", "ch", "in-flight")).isEqualTo(1L);
+        w.network.drop(SimNetwork.Link.PUBSUB, 100 * MS);
+        assertThat(w.server.call("PUBLISH", "ch", "while-down"))
+                .as("the server dropped the connection's subscriptions")
+                .isEqualTo(0L);
+        CompletableFuture<Void> other = w.transport.subscribe("other");
+        CompletableFuture<Void> unsubscribed = w.transport.unsubscribe("ch");
+        CompletableFuture<Void> again = w.transport.subscribe("ch");
+        w.runFor(50);
+        assertThat(other).as("waits for the connection").isNotDone();
+        assertThat(unsubscribed).isNotDone();
+        w.runFor(300);
+        assertThat(other).as("confirmed by the restoring SUBSCRIBE").isCompleted();
+        assertThat(unsubscribed).isCompleted();
+        assertThat(again).isCompleted();
+        assertThat(w.server.call("PUBLISH", "other", "two")).isEqualTo(1L);
+        assertThat(w.server.call("PUBLISH", "ch", "three")).isEqualTo(1L);
+        w.runFor(5);
+        assertThat(w.got)
+                .as("what was in flight or published while down is lost")
+                .containsExactly("ch=one", "other=two", "ch=three");
+    }
+
+    @Test
+    void aRestart_closesBothConnections_failingWhatWasInFlight_andTheSubscriptionsAreRestored() {
+        Wired w = new Wired();
+        w.transport.subscribe("ch");
+        CompletableFuture<Object> first = w.eval(INCR, "k");
+        w.runFor(10);
+        assertThat(first).isCompletedWithValue(1L);
+        CompletableFuture<Object> inFlight = w.eval(INCR, "k");
+        w.loop.runFor(MS / 2); // not yet at the server
+        w.server.restart(true);
+        assertThatThrownBy(inFlight::join)
+                .hasCauseInstanceOf(dev.dlock.LockConnectionException.class)
+                .hasMessageContaining("the server closed the connection");
+        w.runFor(10);
+        assertThat(w.server.call("GET", "k"))
+                .as("it never reached the restarted server")
+                .isEqualTo("1");
+        assertThat(w.server.call("PUBLISH", "ch", "after"))
+                .as("subscribed again")
+                .isEqualTo(1L);
+        w.runFor(5);
+        assertThat(w.got).containsExactly("ch=after");
+    }
+
+    @Test
+    void aWaiterWhoseGrantWasLostWithItsPubSubConnection_stillTakesTheLock_byItsOwnTimer() throws Exception {
+        EventLoop loop = new EventLoop();
+        SimRedis server = new SimRedis(() -> 1_760_000_000_000L + loop.now() / MS);
+        java.util.SplittableRandom seed = new java.util.SplittableRandom(7);
+        LoopNetwork.Delays delays = LoopNetwork.Delays.between(MS, MS);
+        LoopNetwork waiterNetwork = new LoopNetwork(loop, seed.split(), delays, delays);
+        LockClient a = loopClient(loop, server, new LoopNetwork(loop, seed.split(), delays, delays), "client-a");
+        LockClient b = loopClient(loop, server, waiterNetwork, "client-b");
+        CompletableFuture<Lease> held = a.lock("job").acquireAsync(Duration.ZERO);
+        loop.runUntil(held::isDone, 1_000 * MS);
+        CompletableFuture<Lease> waiting = b.lock("job").acquireAsync(Duration.ofSeconds(30));
+        loop.runFor(100 * MS);
+        assertThat(waiting).as("queued, subscribed").isNotDone();
+        waiterNetwork.drop(SimNetwork.Link.PUBSUB, 500 * MS);
+        // the release hands the lock to b's queue entry and publishes the grant while b's connection is gone
+        CompletableFuture<Void> released = held.join().releaseAsync();
+        loop.runUntil(waiting::isDone, 10_000 * MS);
+        assertThat(waiting)
+                .as("no reconnect callback in the SPI: the waiter's own timer re-checks, within its wait of 30 s")
+                .isCompleted();
+        assertThat(waiting.join().fencingToken()).isGreaterThan(held.join().fencingToken());
+        assertThat(released).isCompleted();
+        CompletableFuture<Void> done =
+                waiting.join().releaseAsync().thenCompose(v -> a.closeAsync()).thenCompose(v -> b.closeAsync());
+        loop.runUntil(done::isDone, 10_000 * MS);
+        assertThat(done).isCompleted();
+    }
+
+    private static LockClient loopClient(EventLoop loop, SimRedis server, LoopNetwork network, String id) {
+        SimTransport transport = new SimTransport(server, network, false, loop, Duration.ofSeconds(2));
+        return LockClient.builder()
+                .redisUri("redis://sim")
+                .transport(config -> transport)
+                .leaseTime(Duration.ofSeconds(3))
+                .commandTimeout(Duration.ofSeconds(2))
+                .runtime(new SimClientRuntime(loop, 0, 0, id))
+                .build();
     }
 }
