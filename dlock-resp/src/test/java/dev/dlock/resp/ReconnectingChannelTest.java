@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -69,7 +70,7 @@ final class ReconnectingChannelTest {
         channel = new EchoChannel(port);
         channel.connect();
         server.close();
-        await(() -> channel.notConnectedReason() != null); // the link is gone and a reconnect failed
+        awaitDown(channel, port); // the link is gone and a reconnect failed
         assertThat(channel.notConnectedReason())
                 .isInstanceOf(LockConnectionException.class)
                 .hasMessageContaining("cannot connect to Redis");
@@ -97,7 +98,7 @@ final class ReconnectingChannelTest {
         channel.connect();
         server.close();
         long lost = System.nanoTime();
-        await(() -> channel.notConnectedReason() != null); // the link is gone and a reconnect failed
+        awaitDown(channel, port); // the link is gone and a reconnect failed
 
         Echo waiting = channel.echo("waiting");
         channel.failWaitingIfDown(System.nanoTime()); // as the transport's timer does on each tick
@@ -152,11 +153,36 @@ final class ReconnectingChannelTest {
     }
 
     private static void await(BooleanSupplier condition) throws InterruptedException {
+        await(condition, () -> "");
+    }
+
+    private static void await(BooleanSupplier condition, Supplier<String> state) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waited 5 s").isNegative();
+            assertThat(System.nanoTime() - deadline)
+                    .as(() -> "waited 5 s" + state.get())
+                    .isNegative();
             Thread.sleep(5);
         }
+    }
+
+    /**
+     * Waits until the channel has lost its link and a reconnect failed. This wait timed out once (a build with
+     * another module's tests beside it): the message says which part did not happen, and whether something else
+     * answers on the closed server's port by then.
+     */
+    private static void awaitDown(EchoChannel channel, int port) throws InterruptedException {
+        await(() -> channel.notConnectedReason() != null, () -> {
+            boolean answers;
+            try (Socket probe = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                answers = true;
+            } catch (IOException e) {
+                answers = false;
+            }
+            return ": link " + (channel.link != null ? "still up" : "gone") + ", last connect failure "
+                    + channel.lastConnectFailure + ", port " + port
+                    + (answers ? " accepts connections (another process took it?)" : " refuses connections");
+        });
     }
 
     private static final class Echo extends Pending<Object> {
