@@ -240,14 +240,8 @@ final class CallerThreads implements AutoCloseable {
 
         <T> T await(CompletableFuture<T> future, long timeoutNanos, SimClientRuntime clock)
                 throws InterruptedException, ExecutionException, TimeoutException {
-            if (stopping) {
-                throw new Stopped();
-            }
-            if (future.isDone()) {
+            if (settled(future)) {
                 return future.get();
-            }
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
             }
             long wait = ++waits;
             waiting = wait;
@@ -266,14 +260,8 @@ final class CallerThreads implements AutoCloseable {
                 while (true) {
                     loopTurn.release();
                     turn.acquireUninterruptibly();
-                    if (stopping) {
-                        throw new Stopped();
-                    }
-                    if (future.isDone()) {
+                    if (settled(future)) {
                         return future.get();
-                    }
-                    if (Thread.interrupted()) {
-                        throw new InterruptedException();
                     }
                     if (timedOut) {
                         throw new TimeoutException("no answer within " + timeoutNanos / 1_000_000 + " ms");
@@ -285,6 +273,23 @@ final class CallerThreads implements AutoCloseable {
                     timer.cancel();
                 }
             }
+        }
+
+        /**
+         * What a wait checks before it waits and each time it has the turn again, in this order: the world is
+         * closing ({@link Stopped}), the future is done (true), the thread was interrupted.
+         */
+        private boolean settled(CompletableFuture<?> future) throws InterruptedException {
+            if (stopping) {
+                throw new Stopped();
+            }
+            if (future.isDone()) {
+                return true;
+            }
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            return false;
         }
 
         private void wake(long wait) {
