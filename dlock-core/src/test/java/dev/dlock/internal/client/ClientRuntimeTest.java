@@ -123,12 +123,7 @@ final class ClientRuntimeTest {
             }
         };
         FakeTransport redis = new FakeTransport();
-        LockClient client = LockClient.builder()
-                .redisUri("redis://simulated")
-                .transport(serving(redis))
-                .leaseTime(Duration.ofMillis(LEASE_MS))
-                .runtime(runtime)
-                .build();
+        LockClient client = clientOn(runtime, redis);
         ExecutorService caller = java.util.concurrent.Executors.newSingleThreadExecutor();
         try {
             java.util.concurrent.Future<java.util.Optional<Lease>> taken =
