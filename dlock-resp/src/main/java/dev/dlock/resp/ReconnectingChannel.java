@@ -394,6 +394,16 @@ abstract class ReconnectingChannel<P extends Pending<?>> {
         }
     }
 
+    /** Whether a link is live; for tests that must know the channel has seen a loss. */
+    final boolean linked() {
+        lock.lock();
+        try {
+            return link != null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Why requests are not being sent, for timeout messages; null when connected. */
     final RuntimeException notConnectedReason() {
         lock.lock();

@@ -97,6 +97,11 @@ final class RespTransport implements Transport {
         pubSub.onMessage(listener);
     }
 
+    /** Whether the command connection is live; for tests that must know a loss has been seen. */
+    boolean commandsLinked() {
+        return commands.linked();
+    }
+
     private void runTimer() {
         List<Pending<?>> overdue = new ArrayList<>();
         while (!closed) {
