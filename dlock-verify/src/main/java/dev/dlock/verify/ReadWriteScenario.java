@@ -20,7 +20,7 @@ final class ReadWriteScenario {
      * {@code Lock} interface; {@code o1} and {@code o2} on clients of their own. Each asks for the write lock one time in
      * four ({@link Acquirer#WRITE_SHARE}). Read holds only read the resource, write holds
      * read and write it. No holder JVMs (they take the mutex). With {@link Worker.Variant#WRITERS_TAKE_READ_LOCK} it
-     * is the negative control: no faults, 150 acquires after the start, and checker 8 must report a writer beside
+     * is the negative control: no faults, 200 acquires after the start, and checker 8 must report a writer beside
      * another holder.
      */
     static Scenario of(String name, Worker.Variant variant, Fault... faults) {
@@ -40,7 +40,7 @@ final class ReadWriteScenario {
                 false,
                 0,
                 workers,
-                control ? 150 : 0,
+                control ? 200 : 0,
                 control ? Checker.READ_WRITE : null,
                 control ? CAUGHT_TEXT : "",
                 List.of(),

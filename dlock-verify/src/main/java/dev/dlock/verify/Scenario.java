@@ -393,7 +393,7 @@ record Scenario(
                                 Client.of("s1", Style.SHORT_FIXED, Via.DIRECT, 1, 0)),
                         2,
                         1,
-                        300,
+                        400,
                         Checker.TOKEN_ORDER,
                         ""),
                 unsafeControl(
@@ -409,7 +409,7 @@ record Scenario(
                                 Client.of("t2", Style.LEASE, Via.OWN, 0)),
                         1,
                         0,
-                        300,
+                        400,
                         Checker.FRESH_HOLD,
                         ""),
                 SemaphoreScenario.of(

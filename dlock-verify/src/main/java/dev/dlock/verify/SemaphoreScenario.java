@@ -32,7 +32,7 @@ final class SemaphoreScenario {
                 false,
                 0,
                 workers,
-                caughtBy != null ? 150 : 0,
+                caughtBy != null ? 200 : 0,
                 caughtBy,
                 text,
                 List.of(),
