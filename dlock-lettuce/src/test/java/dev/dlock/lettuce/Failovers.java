@@ -10,6 +10,7 @@ import dev.dlock.testkit.RedisServer;
 import dev.dlock.testkit.Timing;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /** What the failover tests wait for: an acquire that succeeds once the client followed, a queued waiter. */
 final class Failovers {
@@ -37,6 +38,23 @@ final class Failovers {
     static void awaitQueued(RedisServer master, String name) throws InterruptedException {
         long until = System.nanoTime() + Timing.scaled(Duration.ofSeconds(10)).toNanos();
         while (!Long.valueOf(1).equals(master.command("ZCARD", "dlock:{" + name + "}:q"))) {
+            assertThat(System.nanoTime()).as("waiter queued for %s", name).isLessThan(until);
+            Thread.sleep(5);
+        }
+    }
+
+    /**
+     * As {@link #awaitQueued(RedisServer, String)}, failing with the acquire's own failure if it ended first, so a
+     * waiter that failed (a command timeout on a busy host) does not read as one that never queued.
+     */
+    static void awaitQueued(RedisServer master, String name, CompletableFuture<Lease> waiting)
+            throws InterruptedException {
+        long until = System.nanoTime() + Timing.scaled(Duration.ofSeconds(10)).toNanos();
+        while (!Long.valueOf(1).equals(master.command("ZCARD", "dlock:{" + name + "}:q"))) {
+            if (waiting.isDone()) {
+                waiting.join(); // throws the acquire's failure
+                throw new AssertionError("the acquire of " + name + " ended without queueing");
+            }
             assertThat(System.nanoTime()).as("waiter queued for %s", name).isLessThan(until);
             Thread.sleep(5);
         }

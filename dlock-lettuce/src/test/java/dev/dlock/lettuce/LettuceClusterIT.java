@@ -98,7 +98,7 @@ final class LettuceClusterIT {
             CompletableFuture<Lease> waiting = b.lock("moving").acquireAsync(Timing.scaled(Duration.ofSeconds(10)));
             int slot = ClusterSetup.slotOf("dlock:{moving}");
             RedisServer from = cluster.get().nodeForSlot(slot);
-            Failovers.awaitQueued(from, "moving");
+            Failovers.awaitQueued(from, "moving", waiting);
             RedisServer to = cluster.get().masters().stream()
                     .filter(m -> m != from)
                     .findFirst()
@@ -168,7 +168,7 @@ final class LettuceClusterIT {
                 LockClient waiter = client()) {
             Lease held = holder.lock("w").acquire();
             CompletableFuture<Lease> first = waiter.lock("w").acquireAsync(Timing.scaled(Duration.ofSeconds(10)));
-            Failovers.awaitQueued(cluster.get().nodeForSlot(ClusterSetup.slotOf("dlock:{w}")), "w");
+            Failovers.awaitQueued(cluster.get().nodeForSlot(ClusterSetup.slotOf("dlock:{w}")), "w", first);
             held.release();
             first.get(10, TimeUnit.SECONDS).release(); // the waiter's pub/sub connection is open now
             RedisServer subscribed = subscribedNode();

@@ -83,7 +83,7 @@ final class LettuceClusterShardedIT {
             Lease held = holder.lock("sh").acquire();
             CompletableFuture<Lease> waiting = waiter.lock("sh").acquireAsync(Timing.scaled(Duration.ofSeconds(10)));
             RedisServer owner = cluster.get().nodeForSlot(slot("sh"));
-            awaitQueued(owner, "sh", waiting);
+            Failovers.awaitQueued(owner, "sh", waiting);
             String channel = "dlock:{sh}:wake:" + waiter.clientId();
             assertThat((List<Object>) owner.command("PUBSUB", "SHARDCHANNELS")).containsExactly(channel);
             for (RedisServer node : cluster.get().nodes()) {
@@ -115,7 +115,7 @@ final class LettuceClusterShardedIT {
             Lease held = holder.lock("mig").acquire();
             CompletableFuture<Lease> waiting = waiter.lock("mig").acquireAsync(Timing.scaled(Duration.ofSeconds(30)));
             RedisServer from = cluster.get().nodeForSlot(slot("mig"));
-            awaitQueued(from, "mig", waiting);
+            Failovers.awaitQueued(from, "mig", waiting);
             String channel = "dlock:{mig}:wake:" + waiter.clientId();
             assertThat(shardSubscribers(from, channel)).isEqualTo(1);
             RedisServer to = otherMaster(from);
@@ -239,8 +239,8 @@ final class LettuceClusterShardedIT {
             Lease heldTwo = holder.lock(other).acquire();
             CompletableFuture<Lease> one = waiter.lock("rc").acquireAsync(Timing.scaled(Duration.ofSeconds(30)));
             CompletableFuture<Lease> two = waiter.lock(other).acquireAsync(Timing.scaled(Duration.ofSeconds(30)));
-            awaitQueued(node, "rc", one);
-            awaitQueued(node, other, two);
+            Failovers.awaitQueued(node, "rc", one);
+            Failovers.awaitQueued(node, other, two);
             String channelOne = "dlock:{rc}:wake:" + waiter.clientId();
             String channelTwo = "dlock:{" + other + "}:wake:" + waiter.clientId();
             assertThat(shardSubscribers(node, channelOne)).isEqualTo(1);
@@ -319,20 +319,6 @@ final class LettuceClusterShardedIT {
             stop.set(true);
             thread.shutdownNow();
             assertThat(thread.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-        }
-    }
-
-    /** As {@link Failovers#awaitQueued}, failing with the acquire's own failure if it ended. */
-    private static void awaitQueued(RedisServer master, String name, CompletableFuture<Lease> waiting)
-            throws InterruptedException {
-        long until = System.nanoTime() + Timing.scaled(Duration.ofSeconds(10)).toNanos();
-        while (!Long.valueOf(1).equals(master.command("ZCARD", "dlock:{" + name + "}:q"))) {
-            if (waiting.isDone()) {
-                waiting.join(); // throws the acquire's failure
-                throw new AssertionError("the acquire of " + name + " ended without queueing");
-            }
-            assertThat(System.nanoTime()).as("waiter queued for %s", name).isLessThan(until);
-            Thread.sleep(5);
         }
     }
 
