@@ -19,7 +19,9 @@ final class RingCeilingIT {
             assertThat(results).extracting(RingCeiling.Result::hop).containsExactly(false, true);
             double handoffs = 0; // in the one-second windows of both rings
             for (RingCeiling.Result r : results) {
-                assertThat(r.handoffsPerSecond()).as("hop %s", r.hop()).isGreaterThan(50);
+                // A ring that passes the token, not one that moves on BLPOP timeouts (one a second or so); how fast it
+                // goes is W5's figure, not this test's (a busy host's run counted 47 a second, a quiet one thousands).
+                assertThat(r.handoffsPerSecond()).as("hop %s", r.hop()).isGreaterThan(10);
                 handoffs += r.handoffsPerSecond();
             }
             // Each counted hand-off is a member's BLPOP returning a token another member pushed.
