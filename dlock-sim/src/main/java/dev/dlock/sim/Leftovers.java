@@ -11,8 +11,9 @@ import java.util.regex.Pattern;
  * expire within 7 days; a shared lock's holds hash ({@code …:holds}) whose every entry has expired, which the design
  * lets live up to 7 idle days until the next script on the name purges it (a holder whose release never reached the
  * server, as when its connection dropped, leaves one); and on a Redlock master its fencing counter ({@code
- * …:redlock-fence}), which never expires. Anything else (a live hold, a queue, a record that never expires) is a
- * leak. Not thread-safe.
+ * …:redlock-fence}), which never expires; and a semaphore's record whose count {@code setPermits} changed, which
+ * never expires by design (DistributedSemaphore). Anything else (a live hold, a queue, another record that never
+ * expires) is a leak. Not thread-safe.
  */
 final class Leftovers {
     private static final long SEVEN_DAYS_MS = 7 * 24 * 3600 * 1000L;
@@ -56,6 +57,10 @@ final class Leftovers {
                     && RECORD.matcher(String.valueOf(server.call("GET", key))).matches()) {
                 if (ttl > 0 && ttl <= recordMs) {
                     continue;
+                }
+                String[] record = String.valueOf(server.call("GET", key)).split(" ");
+                if (ttl == -1 && record[0].equals("semaphore") && !record[1].equals(record[2])) {
+                    continue; // a count changed by setPermits has no expiry, by design
                 }
             } else if (type.equals("string") && key.endsWith(":redlock-fence")) {
                 if (String.valueOf(server.call("GET", key)).matches("\\d+")) {
