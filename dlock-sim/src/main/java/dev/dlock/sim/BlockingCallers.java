@@ -20,7 +20,10 @@ import java.util.concurrent.TimeUnit;
  * 9 days through {@code tryAcquire(wait, leaseTime)}, given back with the blocking {@code release()}. A thread's owner
  * id is the same for every lock it takes, so a hand-off meant for one of its waits can meet another (what {@code
  * cross-lock-grant} gets wrong); a fixed lease over 7 days beside the others' 1 s leases needs the holders' hash to
- * live as long as its longest lease (what {@code holders-expiry-lowered} gets wrong). Their holds go into the run's
+ * live as long as its longest lease (what {@code holders-expiry-lowered} gets wrong). Permits of the semaphore {@link
+ * #SEMAPHORE} with fixed leases of 8 to 9 days, some held through a suspended week, beside {@code setPermits} of it by
+ * the first of these callers, need its record to keep the count set while they are held (what {@code lost-set-permits}
+ * gets wrong). Their holds go into the run's
  * {@link HoldBook} like every other caller's. Not thread-safe: used by whichever thread has the turn.
  */
 final class BlockingCallers {
@@ -65,8 +68,8 @@ final class BlockingCallers {
         if (run.draining()) {
             return;
         }
-        if (run.pausing()) { // a suspended week comes: nothing new until it has passed
-            run.defer(() -> again(thread, id, client));
+        if (run.weeks().pausing()) { // a suspended week comes: nothing new until it has passed
+            run.weeks().defer(() -> again(thread, id, client));
             return;
         }
         int n = config.namesPerKind();
@@ -252,7 +255,7 @@ final class BlockingCallers {
 
     /**
      * A permit of {@link #SEMAPHORE} with a fixed lease of 8 to 9 days through {@code tryAcquire(1, wait, leaseTime)},
-     * checked against the count in force; now and then held through a suspended week ({@link Simulation#requestWeek}),
+     * checked against the count in force; now and then held through a suspended week ({@link SuspendedWeeks}),
      * so its name goes 7 days without a use while it is held.
      */
     private void permit(CallerThreads.Caller thread, int id, LockClient client, long waitMs) {
@@ -283,8 +286,8 @@ final class BlockingCallers {
         if (wrong != null) {
             run.violation(wrong);
         }
-        long weeks = run.weeks();
-        boolean throughAWeek = random.nextInt(2) == 0 && run.requestWeek();
+        long weeks = run.weeks().passed();
+        boolean throughAWeek = random.nextInt(2) == 0 && run.weeks().request();
         holdPermit(
                 thread,
                 id,
@@ -306,7 +309,7 @@ final class BlockingCallers {
             long weeks,
             boolean throughAWeek,
             long until) {
-        if (throughAWeek && run.weeks() == weeks && !run.draining()) {
+        if (throughAWeek && run.weeks().passed() == weeks && !run.draining()) {
             thread.submit(1000 * MS, () -> holdPermit(thread, id, client, lease, hold, weeks, true, until));
             return;
         }

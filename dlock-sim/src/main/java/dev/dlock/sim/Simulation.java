@@ -153,7 +153,7 @@ public final class Simulation {
     private long holds;
     private long hash = 0xcbf29ce484222325L;
     private String violation;
-    private final Week week = new Week();
+    private final SuspendedWeeks week;
 
     private Simulation(SimConfig config) {
         this.config = config;
@@ -163,6 +163,7 @@ public final class Simulation {
         }
         this.book = new HoldBook(server, config.permits(), nodes);
         this.builder = new SimClients(loop, config, () -> draining, this::observe, threads);
+        this.week = new SuspendedWeeks(loop, book, random, () -> acquiring, () -> draining, gap -> observe(-3, gap));
         this.kinds = config.redlockNodes() > 0
                 ? Kind.values()
                 : java.util.Arrays.stream(Kind.values())
@@ -310,8 +311,8 @@ public final class Simulation {
         if (draining) {
             return;
         }
-        if (week.pausing) {
-            week.deferred.add(() -> next(caller));
+        if (week.pausing()) {
+            week.defer(() -> next(caller));
             return;
         }
         LockClient client = clients.get(caller / config.callersPerClient());
@@ -475,82 +476,8 @@ public final class Simulation {
         }
     }
 
-    /** Whether a suspended week is coming: callers start nothing new until it has passed. */
-    boolean pausing() {
-        return week.pausing;
-    }
-
-    /** Runs {@code next} once the coming suspended week has passed. */
-    void defer(Runnable next) {
-        week.deferred.add(next);
-    }
-
-    /** How many suspended weeks have passed. */
-    long weeks() {
-        return week.passed;
-    }
-
-    /**
-     * Asks for a suspended week ({@link Week}); granted at most once per {@link Week#EVERY} of world time, and not while
-     * the run drains.
-     *
-     * @return whether one comes
-     */
-    boolean requestWeek() {
-        if (week.pausing || draining || loop.now() < week.endedAt + Week.EVERY) {
-            return false;
-        }
-        week.pausing = true;
-        loop.after(100 * MS, week::whenQuiet);
-        return true;
-    }
-
-    /**
-     * A week in which nothing happens but the server's clock: the callers start nothing new until every acquire has
-     * completed and every hold left is a fixed lease of days, 6 s more pass (queue entries live at most 5 s, what is
-     * on its way lands), and then the world's time moves 7 days and 1 to 12 hours on at once, every timer and delivery
-     * with it ({@link EventLoop#suspend}): as if every client were stopped for that long. Keys that live 7 idle days
-     * expire meanwhile; the holders of the days-long leases still hold. 7 days of the clients' watchdog ticks alone
-     * would cost some 11 million steps.
-     */
-    private final class Week {
-        static final long EVERY = 120_000 * MS;
-        static final long DAY = 24 * 3600_000 * MS;
-        final List<Runnable> deferred = new ArrayList<>();
-        boolean pausing;
-        long passed;
-        long endedAt = Long.MIN_VALUE / 2;
-
-        void whenQuiet() {
-            if (!pausing) {
-                return;
-            }
-            if (acquiring > 0 || !book.allLongerThan(DAY)) {
-                loop.after(100 * MS, this::whenQuiet);
-                return;
-            }
-            loop.after(6_000 * MS, () -> {
-                if (!pausing) {
-                    return;
-                }
-                long gap = 7 * DAY + random.nextLong(3600_000, 12 * 3600_000) * MS;
-                loop.suspend(gap);
-                passed++;
-                observe(-3, gap);
-                resume();
-            });
-        }
-
-        void resume() {
-            if (!pausing) {
-                return;
-            }
-            pausing = false;
-            endedAt = loop.now();
-            for (Runnable next : deferred) {
-                loop.after(random.nextLong(0, 100 * MS), next);
-            }
-            deferred.clear();
-        }
+    /** The run's suspended weeks, which its blocking callers ask for and wait on. */
+    SuspendedWeeks weeks() {
+        return week;
     }
 }
