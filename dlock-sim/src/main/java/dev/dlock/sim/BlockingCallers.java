@@ -7,7 +7,9 @@ import dev.dlock.LockException;
 import dev.dlock.sim.HoldBook.Hold;
 import dev.dlock.sim.HoldBook.Kind;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -39,6 +41,7 @@ final class BlockingCallers {
     private final EventLoop loop;
     private final SplittableRandom random;
     private final Set<Long> unreleased = new LinkedHashSet<>();
+    private final Map<String, Integer> unknown = new LinkedHashMap<>();
 
     /**
      * @param run the run whose book, trace and counters the holds go to
@@ -56,6 +59,14 @@ final class BlockingCallers {
     /** The fencing tokens of fixed-lease holds whose release was not confirmed: they may live on to their end. */
     Set<Long> unreleased() {
         return unreleased;
+    }
+
+    /**
+     * Per name, how many fixed-lease acquires of it failed with their outcome unknown (a {@code LockException}): a hold
+     * one took or was granted may live on to the end of its lease when the client's undo cannot reach the server either.
+     */
+    Map<String, Integer> unknownOutcomes() {
+        return unknown;
     }
 
     /** Starts caller {@code id} of {@code client} on thread {@code thread}, after a short think. */
@@ -201,6 +212,7 @@ final class BlockingCallers {
         try {
             taken = view.tryAcquire(Duration.ofMillis(waitMs), leaseTime);
         } catch (LockException e) { // the network's, or an interrupt (as a LockException)
+            unknown.merge(name, 1, Integer::sum);
             outcome = 3;
         } catch (RuntimeException e) {
             run.violation("thread caller " + id + "'s " + kind + " tryAcquire of " + name + " threw " + e);
@@ -267,6 +279,7 @@ final class BlockingCallers {
         try {
             taken = client.semaphore(SEMAPHORE, config.permits()).tryAcquire(1, Duration.ofMillis(waitMs), leaseTime);
         } catch (LockException e) { // the network's
+            unknown.merge(SEMAPHORE, 1, Integer::sum);
             outcome = 3;
         } catch (RuntimeException e) {
             run.violation("thread caller " + id + "'s tryAcquire of " + SEMAPHORE + " threw " + e);

@@ -271,7 +271,8 @@ public final class Simulation {
             return;
         }
         loop.runFor(6_000 * MS); // queue entries live at most 5 s, leases 1 s: what is left now stays
-        String left = Leftovers.unexpected(server, BlockingCallers.LONGEST_LEASE_MS, blocking.unreleased());
+        String left = Leftovers.unexpected(
+                server, BlockingCallers.LONGEST_LEASE_MS, blocking.unreleased(), blocking.unknownOutcomes());
         for (int n = 0; left == null && n < nodes.size(); n++) {
             left = Leftovers.unexpected(nodes.get(n));
             left = left == null ? null : "Redlock node " + n + ": " + left;
