@@ -66,6 +66,8 @@ final class HoldBook {
     private final Map<String, List<Hold>> held = new LinkedHashMap<>();
     private final Map<String, Long> maxToken = new HashMap<>(); // of any valid hold of the name
     private final Map<String, Long> maxExclusiveToken = new HashMap<>();
+    /** A semaphore's count lowered by setPermits, and the world time from which it is surely in force. */
+    private final Map<String, long[]> lowered = new HashMap<>();
 
     /**
      * @param server the server the holds are taken on
@@ -101,6 +103,60 @@ final class HoldBook {
         }
         held.computeIfAbsent(hold.name(), k -> new ArrayList<>()).add(hold);
         return violation;
+    }
+
+    /**
+     * A {@code setPermits} of {@code name} begins: until one completes, the count in force is not known (an earlier
+     * one's outcome may be unknown too).
+     */
+    void setPermitsStarted(String name) {
+        lowered.remove(name);
+    }
+
+    /**
+     * A {@code setPermits(count)} of {@code name} completed at world time {@code now}: the count is in force from now
+     * until the next one begins. The calls of a name must come one after another from one client, so none sent
+     * before (whose outcome its caller may not know) can land after this one: one link, in order.
+     */
+    void setPermitsDone(String name, int count, long now) {
+        if (count < permits) {
+            lowered.put(name, new long[] {count, now});
+        }
+    }
+
+    /**
+     * Checks a permit hold just taken against the count in force (DistributedSemaphore#setPermits: fewer permits
+     * leave every holder its permits and let nobody in until the holders are within the new count): if a lowered
+     * count was surely in force when its acquire began, at world time {@code started}, the holds its holders believe
+     * valid, this one with them, must be within it. The last of them the server admitted met the count with all the
+     * others already held.
+     *
+     * @return the violation, or null
+     */
+    String withinCount(Hold hold, long started) {
+        long[] count = lowered.get(hold.name());
+        if (count == null || started < count[1] || !hold.lease().isValid()) {
+            return null;
+        }
+        long valid = held.getOrDefault(hold.name(), List.of()).stream()
+                .filter(h -> h.lease().isValid())
+                .count();
+        return valid <= count[0]
+                ? null
+                : valid + " valid permit holds of " + hold.name() + " after setPermits(" + count[0]
+                        + ") was in force before the acquire of token " + hold.token() + " began (callers and tokens: "
+                        + held.get(hold.name()).stream()
+                                .filter(h -> h.lease().isValid())
+                                .map(h -> h.caller() + "/" + h.token())
+                                .toList()
+                        + ")";
+    }
+
+    /** Whether every hold a caller has is believed valid for more than {@code nanos} (only long fixed leases). */
+    boolean allLongerThan(long nanos) {
+        return held.values().stream()
+                .flatMap(List::stream)
+                .allMatch(h -> h.lease().remaining().toNanos() > nanos);
     }
 
     /** Forgets a hold its caller gives back. */

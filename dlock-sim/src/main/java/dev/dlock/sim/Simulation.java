@@ -153,6 +153,7 @@ public final class Simulation {
     private long holds;
     private long hash = 0xcbf29ce484222325L;
     private String violation;
+    private final SuspendedWeeks week;
 
     private Simulation(SimConfig config) {
         this.config = config;
@@ -162,6 +163,7 @@ public final class Simulation {
         }
         this.book = new HoldBook(server, config.permits(), nodes);
         this.builder = new SimClients(loop, config, () -> draining, this::observe, threads);
+        this.week = new SuspendedWeeks(loop, book, random, () -> acquiring, () -> draining, gap -> observe(-3, gap));
         this.kinds = config.redlockNodes() > 0
                 ? Kind.values()
                 : java.util.Arrays.stream(Kind.values())
@@ -238,6 +240,7 @@ public final class Simulation {
      */
     private void drain() {
         draining = true;
+        week.resume();
         for (LoopNetwork network : builder.networks()) {
             network.lose(0, 0);
         }
@@ -268,7 +271,8 @@ public final class Simulation {
             return;
         }
         loop.runFor(6_000 * MS); // queue entries live at most 5 s, leases 1 s: what is left now stays
-        String left = Leftovers.unexpected(server, BlockingCallers.LONGEST_LEASE_MS, blocking.unreleased());
+        String left = Leftovers.unexpected(
+                server, BlockingCallers.LONGEST_LEASE_MS, blocking.unreleased(), blocking.unknownOutcomes());
         for (int n = 0; left == null && n < nodes.size(); n++) {
             left = Leftovers.unexpected(nodes.get(n));
             left = left == null ? null : "Redlock node " + n + ": " + left;
@@ -306,6 +310,10 @@ public final class Simulation {
     /** The caller's next operation, after a short think. */
     private void next(int caller) {
         if (draining) {
+            return;
+        }
+        if (week.pausing()) {
+            week.defer(() -> next(caller));
             return;
         }
         LockClient client = clients.get(caller / config.callersPerClient());
@@ -467,5 +475,10 @@ public final class Simulation {
         if (wrong != null) {
             violation(wrong);
         }
+    }
+
+    /** The run's suspended weeks, which its blocking callers ask for and wait on. */
+    SuspendedWeeks weeks() {
+        return week;
     }
 }

@@ -41,4 +41,18 @@ final class EventLoopTest {
         loop.runFor(10);
         assertThat(ran).containsExactly("first", "second", "third");
     }
+
+    @Test
+    void suspend_movesTimeAndEveryWaitingEvent_inTheirOrder() {
+        loop.after(5, () -> ran.add("first:" + loop.now()));
+        loop.after(3, () -> ran.add("second:" + loop.now())).cancel();
+        loop.after(7, () -> ran.add("third:" + loop.now()));
+        loop.runFor(1);
+        loop.suspend(1_000);
+        assertThat(loop.now()).isEqualTo(1_001);
+        assertThat(ran).isEmpty();
+        loop.runFor(10);
+        assertThat(ran).containsExactly("first:1005", "third:1007");
+        assertThat(loop.steps()).isEqualTo(2);
+    }
 }

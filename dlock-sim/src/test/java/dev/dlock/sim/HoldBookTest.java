@@ -8,7 +8,10 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The book's server-side checks: a mutex hold relayed within its client's token block, a holders' hash's life. */
+/**
+ * The book's server-side checks: a mutex hold relayed within its client's token block, a holders' hash's life; and a
+ * new permit against a lowered count in force.
+ */
 final class HoldBookTest {
     private static final long NOW = 1_800_000_000_000L;
 
@@ -52,5 +55,28 @@ final class HoldBookTest {
         assertThat(holding(Kind.READ, "rw", 77)).isNull();
         server.call("PEXPIRE", "dlock:{rw}:holds", Long.toString(7L * 24 * 3600 * 1000));
         assertThat(holding(Kind.READ, "rw", 77)).contains("holders' hash expires at");
+    }
+
+    @Test
+    void aNewPermit_isJudgedByALoweredCount_onlyWhenItWasSurelyInForceBeforeItsAcquire() {
+        book.taken(new Hold(Kind.PERMIT, "s", 1, VALID, 1));
+        Hold second = new Hold(Kind.PERMIT, "s", 2, VALID, 2);
+        book.taken(second);
+        assertThat(book.withinCount(second, 50)).as("the created count").isNull();
+        book.setPermitsStarted("s");
+        book.setPermitsDone("s", 1, 40);
+        assertThat(book.withinCount(second, 30))
+                .as("acquire began before the count was known")
+                .isNull();
+        assertThat(book.withinCount(second, 50)).contains("2 valid permit holds of s after setPermits(1)");
+        book.released(second);
+        Hold third = new Hold(Kind.PERMIT, "s", 3, VALID, 3);
+        book.taken(third);
+        book.setPermitsStarted("s");
+        assertThat(book.withinCount(third, 60))
+                .as("another setPermits begun: the count is not known")
+                .isNull();
+        book.setPermitsDone("s", 2, 70);
+        assertThat(book.withinCount(third, 80)).as("within 2").isNull();
     }
 }

@@ -30,6 +30,25 @@ final class LeftoversTest {
     }
 
     @Test
+    void liveEntries_areAllowed_asManyAsAcquiresOfTheNameHadAnUnknownOutcome() {
+        server.call("HSET", "dlock:{rw0}:holds", "c1:lease-1", "1000000 17 2000000 g", "c2:lease-2", "1 18 999000");
+        server.call("PEXPIRE", "dlock:{rw0}:holds", "604800000");
+        assertThat(Leftovers.unexpected(server, 0, java.util.Set.of(), java.util.Map.of("rw0", 1)))
+                .isNull();
+        assertThat(Leftovers.unexpected(server, 0, java.util.Set.of(), java.util.Map.of("rw1", 1)))
+                .contains("dlock:{rw0}:holds (hash");
+        server.call("HSET", "dlock:{rw0}:holds", "c3:lease-3", "1 19 2000000");
+        assertThat(Leftovers.unexpected(server, 0, java.util.Set.of(), java.util.Map.of("rw0", 1)))
+                .contains("dlock:{rw0}:holds (hash");
+    }
+
+    @Test
+    void aChangedCount_mayHaveNoExpiry() {
+        server.call("SET", "dlock:{s0}", "semaphore 3 1");
+        assertThat(Leftovers.unexpected(server)).isNull();
+    }
+
+    @Test
     void aHold_aQueue_orARecordThatNeverExpires_isReported() {
         server.call("SET", "dlock:{p0}", "semaphore 3 3"); // no expiry
         server.call("HSET", "dlock:{m0}", "owner", "c1:lease-1", "token", "5");

@@ -26,7 +26,7 @@ public record SimulatedRun(long firstSeed, long seeds, long steps, String contro
     public static final long DEFAULT_STEPS = 200_000;
 
     static final String CONTROLS_TEXT =
-            "cross-lock-grant, expired-handoff, holders-expiry-lowered, multi-lost-part, stale-grant";
+            "cross-lock-grant, expired-handoff, holders-expiry-lowered, lost-set-permits, multi-lost-part, stale-grant";
     /**
      * The controls whose defect the simulation can express: the torture run's other one, {@code
      * redlock-partial-fence}, needs a Redlock master restarted without its data beside a dropped write-back.

@@ -56,7 +56,7 @@ final class SimulatedRunTest {
                         .toSimulatedRun())
                 .hasMessageContaining(
                         "--control must be one of cross-lock-grant, expired-handoff, holders-expiry-lowered,"
-                                + " multi-lost-part, stale-grant");
+                                + " lost-set-permits, multi-lost-part, stale-grant");
         assertThat(VerifyMain.run(out, out, "--simulate", "--steps", "-1")).isEqualTo(2);
     }
 

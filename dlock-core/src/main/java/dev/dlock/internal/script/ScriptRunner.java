@@ -32,6 +32,7 @@ public final class ScriptRunner {
     private final BiFunction<Exception, String, RuntimeException> noAnswer = this::noAnswer;
     private final boolean sharded; // hand-off messages through SPUBLISH
     private final boolean holdersExpiryLowered; // the negative control Controls.holdersExpiryLowered
+    private final boolean lostSetPermits; // the negative control Controls.Control.LOST_SET_PERMITS
     private final Await await;
 
     public ScriptRunner(Transport transport, String maskedUri, Duration commandTimeout, ReplicaAck ack) {
@@ -57,11 +58,13 @@ public final class ScriptRunner {
         this.awaitMillis = commandTimeout.toMillis() + 1000 + (ack == null ? 0 : ack.timeoutMillis());
         this.sharded = transport.shardedPubSub();
         this.holdersExpiryLowered = controls.holdersExpiryLowered();
+        this.lostSetPermits = controls.has(Controls.Control.LOST_SET_PERMITS);
     }
 
     /** The script as it runs on this transport, under this client's controls. */
     private Script variant(Script script) {
-        Script s = holdersExpiryLowered ? Scripts.holdersExpiryLowered(script) : script;
+        Script s = lostSetPermits ? Scripts.lostSetPermits(script) : script;
+        s = holdersExpiryLowered ? Scripts.holdersExpiryLowered(s) : s;
         return sharded ? Scripts.sharded(s) : s;
     }
 

@@ -29,6 +29,41 @@ public final class Scripts {
 
     private static final String HOLDERS_EXPIRY_SET = "  redis.call('PEXPIRE', holds, keep)\n";
     private static final java.util.Map<Script, Script> HOLDERS_LOWERED = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * What the negative control {@code lost-set-permits} replaces, as it was before the fix (issue 24, defect 5):
+     * in {@code shared.lua} the record is not kept by holders' and waiters' writes, a lost semaphore record is made
+     * again from the count in code, and every use sets the record to 7 idle days, a changed count too; in {@code
+     * semaphore-set.lua} a changed count expires as an idle one; in {@code semaphore-renew.lua} a renewal does not
+     * keep the record.
+     */
+    static final java.util.List<java.util.Map.Entry<String, String>> LOST_SET_PERMITS_EDITS = java.util.List.of(
+            java.util.Map.entry(
+                    "local function keep_record(record, ms)\n",
+                    "local function keep_record(record, ms)\n  do return end\n"),
+            java.util.Map.entry(
+                    "    if kind == 'semaphore' and not remake\n",
+                    "    if false and kind == 'semaphore' and not remake\n"),
+            java.util.Map.entry(
+                    "  if c ~= d then\n"
+                            + "    if redis.call('PTTL', key) ~= -1 then redis.call('PERSIST', key) end"
+                            + " -- one written before records kept it\n"
+                            + "  else\n"
+                            + "    keep_record(key, tonumber(FENCE_IDLE_MS))\n"
+                            + "  end\n",
+                    "  redis.call('PEXPIRE', key, FENCE_IDLE_MS)\n"),
+            java.util.Map.entry(
+                    "if ARGV[2] == ARGV[1] then\n"
+                            + "  redis.call('SET', KEYS[1], 'semaphore ' .. ARGV[1] .. ' ' .. ARGV[2], 'PX', FENCE_IDLE_MS)\n"
+                            + "  for i = 3, 5 do keep_record(KEYS[1], redis.call('PTTL', KEYS[i])) end\n"
+                            + "else\n"
+                            + "  redis.call('SET', KEYS[1], 'semaphore ' .. ARGV[1] .. ' ' .. ARGV[2])\n"
+                            + "end\n",
+                    "redis.call('SET', KEYS[1], 'semaphore ' .. ARGV[1] .. ' ' .. ARGV[2], 'PX', FENCE_IDLE_MS)\n"),
+            java.util.Map.entry(
+                    "      if record and redis.call('TYPE', record).ok == 'string' then\n", "      if false then\n"));
+
+    private static final java.util.Map<Script, Script> LOST_SET_PERMITS =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private static final java.util.Map<Script, Script> SHARDED = new java.util.concurrent.ConcurrentHashMap<>();
     private static final java.util.Map<Script, Script> CROSS_SLOT = new java.util.concurrent.ConcurrentHashMap<>();
     static final String KEYS_LINE = "local keys = KEYS";
@@ -74,6 +109,40 @@ public final class Scripts {
                     s.name() + "-holders-expiry-lowered",
                     s.source().replace(HOLDERS_EXPIRY_LINE, HOLDERS_EXPIRY_SET),
                     s.reply());
+        });
+    }
+
+    /**
+     * The script as the negative control {@code lost-set-permits} runs it (Controls): a shared lock's record as it
+     * was before issue 24's defect 5 was fixed ({@link #LOST_SET_PERMITS_EDITS}), so a count set by {@code
+     * setPermits} expires 7 days after the name's last acquire, info or setPermits even while a permit is held, and
+     * the next acquire makes the record again with the count in code. Scripts without {@code shared.lua} and other
+     * than the permits' renewal are returned as they are.
+     *
+     * @throws IllegalStateException if a script has {@code shared.lua} (or is the renewal) but lacks a text that
+     *     the control replaces, so the control could not re-introduce the defect
+     */
+    static Script lostSetPermits(Script script) {
+        boolean shared = script.source().contains("local function shared_record(");
+        boolean renew = script.source().contains("local record = string.match(key, '^(.*):holds$')");
+        if (!shared && !renew) {
+            return script;
+        }
+        return LOST_SET_PERMITS.computeIfAbsent(script, s -> {
+            String source = s.source();
+            for (int i = 0; i < LOST_SET_PERMITS_EDITS.size(); i++) {
+                var edit = LOST_SET_PERMITS_EDITS.get(i);
+                boolean applies = renew ? i == 4 : i < 3 || (i == 3 && s.name().startsWith("semaphore-set"));
+                if (!applies) {
+                    continue;
+                }
+                if (!source.contains(edit.getKey())) {
+                    throw new IllegalStateException(s.name() + " has no text '"
+                            + edit.getKey().strip() + "' for the control lost-set-permits to replace");
+                }
+                source = source.replace(edit.getKey(), edit.getValue());
+            }
+            return Script.of(s.name() + "-lost-set-permits", source, s.reply());
         });
     }
 

@@ -52,6 +52,16 @@ public record Controls(Set<Control> on) {
          */
         HOLDERS_EXPIRY_LOWERED,
         /**
+         * {@code lost-set-permits}: a shared lock's record (its kind and count) is kept only by the acquires,
+         * releases, reads and {@code setPermits} of its name, each setting it to expire in 7 days, a count changed
+         * by {@code setPermits} included; holders' and waiters' writes and the watchdog's renewals do not keep it,
+         * and a semaphore's record found missing while permits are held is made again with the count in code. So a
+         * permit held more than 7 days without another use of its name (a fixed lease over 7 days, or renewed)
+         * outlives the record, and after {@code setPermits(1)} of a semaphore of 3 the next acquires let three
+         * holders in (issue 24, defect 5).
+         */
+        LOST_SET_PERMITS,
+        /**
          * {@code redlock-partial-fence}: a Redlock acquire accepts its fencing write-back after one round
          * once a quorum of nodes confirmed it, although a node that answered the acquire (and granted it)
          * did not, so that node's counter can stay below the token and a later quorum through it issues a
