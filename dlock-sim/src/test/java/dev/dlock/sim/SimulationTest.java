@@ -88,7 +88,13 @@ final class SimulationTest {
 
     @ParameterizedTest
     @ValueSource(
-            strings = {"expired-handoff", "multi-lost-part", "stale-grant", "cross-lock-grant", "holders-expiry-lowered"
+            strings = {
+                "expired-handoff",
+                "multi-lost-part",
+                "stale-grant",
+                "cross-lock-grant",
+                "holders-expiry-lowered",
+                "redlock-partial-fence"
             })
     void eachControl_isCaught_withinTwentySeeds(String control) {
         List<String> missed = new ArrayList<>();
