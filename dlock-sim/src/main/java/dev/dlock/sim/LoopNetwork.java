@@ -74,6 +74,8 @@ public final class LoopNetwork implements SimNetwork {
     private final Wire[] wires = {new Wire(), new Wire()}; // each link's current connection
     private final Wire[] serving = new Wire[2]; // the connection of the request running at the server, or null
     private final long[] unreachableUntil = new long[2];
+    private final long[] crashedUntil = new long[2]; // the server is down: nothing reaches it on the link
+    private final long[] crashes = new long[2];
     private Consumer<Link> dropListener = link -> {};
     private long drops;
     private double replyLoss;
@@ -174,6 +176,23 @@ public final class LoopNetwork implements SimNetwork {
         return drops;
     }
 
+    /**
+     * The server crashed: the link's connection is gone with everything in flight on it, both ways (nothing sent runs
+     * any more), and the server is out of reach on it for {@code downNanos}. Not counted as a drop; the drop listener
+     * is told at once.
+     *
+     * @param link the link
+     * @param downNanos how long the server is down
+     */
+    public void crash(Link link, long downNanos) {
+        int i = link.ordinal();
+        cut(link, loop.now() - 1);
+        unreachableUntil[i] = Math.max(unreachableUntil[i], loop.now() + downNanos);
+        crashedUntil[i] = Math.max(crashedUntil[i], loop.now() + downNanos);
+        crashes[i]++; // a connect on its way back now is refused too
+        dropListener.accept(link);
+    }
+
     @Override
     public void onDrop(Consumer<Link> listener) {
         this.dropListener = listener;
@@ -196,9 +215,10 @@ public final class LoopNetwork implements SimNetwork {
     public void connect(Link link, Consumer<Boolean> done) {
         long there = Math.max(loop.now(), stalledUntil.getOrDefault(link, 0L))
                 + delays.get(link).draw(random);
+        long crashed = crashes[link.ordinal()];
         loop.after(there - loop.now(), () -> {
             boolean reached = loop.now() >= unreachableUntil[link.ordinal()];
-            loop.after(delays.get(link).draw(random), () -> done.accept(reached));
+            loop.after(delays.get(link).draw(random), () -> done.accept(reached && crashes[link.ordinal()] == crashed));
         });
     }
 
@@ -207,8 +227,8 @@ public final class LoopNetwork implements SimNetwork {
         Wire wire = wires[link.ordinal()];
         int i = link.ordinal();
         send(lastToServer, link, () -> {
-            if (loop.now() > wire.cutoff) {
-                return; // its connection dropped before it arrived
+            if (loop.now() > wire.cutoff || loop.now() < crashedUntil[i]) {
+                return; // its connection dropped before it arrived, or the server is down
             }
             Wire before = serving[i];
             serving[i] = wire; // its reply goes back on the connection it came on

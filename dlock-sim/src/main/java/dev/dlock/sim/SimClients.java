@@ -1,6 +1,7 @@
 package dev.dlock.sim;
 
 import dev.dlock.LockClient;
+import dev.dlock.spi.Script;
 import dev.dlock.spi.Transport;
 import dev.dlock.spi.TransportConfig;
 import dev.dlock.spi.TransportFactory;
@@ -32,6 +33,7 @@ final class SimClients {
     private final BooleanSupplier draining;
     private final Consumer<long[]> observe;
     private final List<LoopNetwork> networks = new ArrayList<>();
+    private final Map<SimRedis, List<LoopNetwork>> networksTo = new HashMap<>(); // Redlock masters' only
     private final CallerThreads threads;
 
     /**
@@ -59,6 +61,11 @@ final class SimClients {
         return networks;
     }
 
+    /** The networks of every Redlock client to {@code master}: a crash of the master cuts them all. */
+    List<LoopNetwork> networksTo(SimRedis master) {
+        return networksTo.getOrDefault(master, List.of());
+    }
+
     /** A client of the one server. */
     LockClient single(int index, SimRedis server, SplittableRandom own) {
         SimTransport transport = transport(server, own, COMMAND_TIMEOUT, reconnects(index));
@@ -82,14 +89,31 @@ final class SimClients {
 
     /**
      * A Redlock client over the simulated masters, each reached through a network of its own (a part can be slow,
-     * lose a reply or stall while the others answer).
+     * lose a reply or stall while the others answer). What each master answers is told to {@code fences}.
      */
-    LockClient redlock(int index, List<SimRedis> nodes, SplittableRandom own) {
+    LockClient redlock(int index, List<SimRedis> nodes, SplittableRandom own, RedlockFences fences) {
         String[] uris = new String[nodes.size()];
         Map<String, SimTransport> transports = new HashMap<>();
         for (int n = 0; n < nodes.size(); n++) {
             uris[n] = "redis://node" + n + ":6379";
-            transports.put("node" + n, transport(nodes.get(n), own, REDLOCK_TIMEOUT, reconnects(index)));
+            SimTransport transport = transport(nodes.get(n), own, REDLOCK_TIMEOUT, reconnects(index));
+            SimTransport.Tap answers = fences.tap(n);
+            SplittableRandom cuts = own.split();
+            transport.tap(new SimTransport.Tap() {
+                @Override
+                public void answered(Script script, String[] args, long issued, long wipes, Object reply) {
+                    answers.answered(script, args, issued, wipes, reply);
+                }
+
+                @Override
+                public boolean cutAfter(Script script) {
+                    return config.fenceCut() > 0
+                            && script.name().equals("redlock-fence")
+                            && cuts.nextDouble() < config.fenceCut();
+                }
+            });
+            networksTo.computeIfAbsent(nodes.get(n), k -> new ArrayList<>()).add(networks.get(networks.size() - 1));
+            transports.put("node" + n, transport);
         }
         String id = String.format(Locale.ROOT, "red%05d-%08x", index, own.nextInt());
         SimClientRuntime runtime = new SimClientRuntime(

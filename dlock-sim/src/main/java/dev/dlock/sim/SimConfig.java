@@ -25,6 +25,11 @@ import java.util.function.Consumer;
  * @param messageLoss the chance that a pub/sub message (a grant, a wake-up) never comes
  * @param dropEverySeconds the mean simulated time between two drops of one connection of a client (each link of each
  *     network on its own; the server then out of reach for up to 3 s), or 0 for none
+ * @param wipeEverySeconds the mean simulated time between two crashes of a Redlock master that lose its data (each
+ *     master down for at least a lease plus the drift allowance, as docs/redlock.md's delayed-restart rule requires,
+ *     then back empty), or 0 for none
+ * @param fenceCut the chance that a Redlock client's connection to a master drops right after it sent a fencing
+ *     write-back ({@code redlock-fence.lua}), so that the write-back never runs
  * @param control the negative control its clients run with ({@code dlock.unsafe.control}), or empty
  */
 public record SimConfig(
@@ -42,7 +47,14 @@ public record SimConfig(
         double replyLoss,
         double messageLoss,
         long dropEverySeconds,
+        long wipeEverySeconds,
+        double fenceCut,
         String control) {
+    /** The default of {@link #wipeEverySeconds}. */
+    static final long WIPE_EVERY = 10;
+    /** The default of {@link #fenceCut}. */
+    static final double FENCE_CUT = 0.3;
+
     /**
      * The defaults for a seed: 3 clients of 4 callers and 2 thread callers over 3 names of each kind, 3 permits, Redlock over 3
      * masters, 1 s leases, delays up to 20 ms with spikes up to 1.5 s, one reply in 1,000 and one pub/sub message
@@ -54,7 +66,8 @@ public record SimConfig(
      * @return the config
      */
     public static SimConfig of(long seed, long steps) {
-        return new SimConfig(seed, steps, 3, 4, 2, 3, 3, 3, 1000, 20, 1500, 0.001, 0.01, 600, "");
+        return new SimConfig(
+                seed, steps, 3, 4, 2, 3, 3, 3, 1000, 20, 1500, 0.001, 0.01, 600, WIPE_EVERY, FENCE_CUT, "");
     }
 
     /**
@@ -67,7 +80,8 @@ public record SimConfig(
                 + ",threads=" + threadCallersPerClient + ",names=" + namesPerKind + ",permits=" + permits + ",redlock="
                 + redlockNodes + ",lease="
                 + leaseMillis + ",delay=" + maxDelayMillis + ",spike=" + spikeDelayMillis + ",replyLoss="
-                + replyLoss + ",messageLoss=" + messageLoss + ",dropEvery=" + dropEverySeconds + ",control=" + control;
+                + replyLoss + ",messageLoss=" + messageLoss + ",dropEvery=" + dropEverySeconds + ",wipeEvery="
+                + wipeEverySeconds + ",fenceCut=" + fenceCut + ",control=" + control;
     }
 
     /**
@@ -104,6 +118,8 @@ public record SimConfig(
             x.replyLoss = Double.parseDouble(v.getOrDefault("replyLoss", "" + d.replyLoss));
             x.messageLoss = Double.parseDouble(v.getOrDefault("messageLoss", "" + d.messageLoss));
             x.dropEverySeconds = Long.parseLong(v.getOrDefault("dropEvery", "" + d.dropEverySeconds));
+            x.wipeEverySeconds = Long.parseLong(v.getOrDefault("wipeEvery", "" + d.wipeEverySeconds));
+            x.fenceCut = Double.parseDouble(v.getOrDefault("fenceCut", "" + d.fenceCut));
             x.control = v.getOrDefault("control", d.control);
         });
         v.keySet()
@@ -120,6 +136,8 @@ public record SimConfig(
                         "replyLoss",
                         "messageLoss",
                         "dropEvery",
+                        "wipeEvery",
+                        "fenceCut",
                         "control"));
         if (!v.isEmpty()) {
             throw new IllegalArgumentException("sim config: unknown keys " + v.keySet() + " in " + text);
@@ -156,6 +174,8 @@ public record SimConfig(
                 x.replyLoss,
                 x.messageLoss,
                 x.dropEverySeconds,
+                x.wipeEverySeconds,
+                x.fenceCut,
                 x.control);
     }
 
@@ -175,6 +195,8 @@ public record SimConfig(
         double replyLoss;
         double messageLoss;
         long dropEverySeconds;
+        long wipeEverySeconds;
+        double fenceCut;
         String control;
 
         private Draft(SimConfig c) {
@@ -192,6 +214,8 @@ public record SimConfig(
             replyLoss = c.replyLoss;
             messageLoss = c.messageLoss;
             dropEverySeconds = c.dropEverySeconds;
+            wipeEverySeconds = c.wipeEverySeconds;
+            fenceCut = c.fenceCut;
             control = c.control;
         }
     }

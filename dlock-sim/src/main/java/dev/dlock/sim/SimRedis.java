@@ -66,6 +66,7 @@ public final class SimRedis {
     private long scriptTime = -1; // the script's start time while one runs, else -1
     private boolean dispatching;
     private long restarts;
+    private long wipes;
 
     /**
      * Creates an empty server.
@@ -216,6 +217,7 @@ public final class SimRedis {
             keys.dropExpired();
         } else {
             keys.clear();
+            wipes++;
         }
         scripts.clear();
         for (Map<String, LinkedHashSet<PubSubConnection>> map : List.of(channels, shardChannels)) {
@@ -250,6 +252,15 @@ public final class SimRedis {
      */
     public long restarts() {
         return restarts;
+    }
+
+    /**
+     * How many times the server restarted without its data.
+     *
+     * @return the count
+     */
+    public long wipes() {
+        return wipes;
     }
 
     void subscribe(PubSubConnection connection, String channel, boolean sharded) {

@@ -76,6 +76,36 @@ public final class SimTransport implements Transport {
     private record Call(Script script, String[] keys, String[] args, long issued, CompletableFuture<Object> future) {}
 
     /**
+     * Told of every script reply that reaches the client in time (its future not yet done), just before; and asked,
+     * as each script is sent, whether the connection drops right after it.
+     */
+    interface Tap {
+        /**
+         * @param script the script
+         * @param args its arguments
+         * @param issued when the client issued the command (world time)
+         * @param wipes the server's {@link SimRedis#wipes()} when the script ran
+         * @param reply what it answered
+         */
+        void answered(Script script, String[] args, long issued, long wipes, Object reply);
+
+        /**
+         * Whether the command connection drops right after {@code script} was sent on it: it never runs, nor does
+         * anything else in flight on the connection.
+         */
+        default boolean cutAfter(Script script) {
+            return false;
+        }
+    }
+
+    private Tap tap;
+
+    /** Sets the one {@link Tap}. */
+    void tap(Tap tap) {
+        this.tap = tap;
+    }
+
+    /**
      * Creates a transport.
      *
      * @param server the server
@@ -191,6 +221,14 @@ public final class SimTransport implements Transport {
         call.future.whenComplete((v, e) -> forget(call));
         if (up) {
             send(call, false);
+            if (tap != null && loop != null && tap.cutAfter(script)) {
+                loop.after(
+                        0,
+                        () -> { // before it arrives (no delay is shorter than 50 µs), not within this call
+                            network.close(SimNetwork.Link.COMMANDS);
+                            lost(SimNetwork.Link.COMMANDS, "connection reset");
+                        });
+            }
         } else {
             commandLink.needed();
         }
@@ -204,6 +242,7 @@ public final class SimTransport implements Transport {
     private void send(Call call, boolean asSource) {
         network.toServer(SimNetwork.Link.COMMANDS, () -> {
             Object reply;
+            long wipes = server.wipes();
             try {
                 reply = asSource
                         ? server.eval(call.script.source(), call.keys, call.args)
@@ -221,6 +260,9 @@ public final class SimTransport implements Transport {
                         call.future.completeExceptionally(e);
                     }
                 } else {
+                    if (tap != null && !call.future.isDone()) {
+                        tap.answered(call.script, call.args, call.issued, wipes, answer);
+                    }
                     call.future.complete(shaped(answer));
                 }
             });

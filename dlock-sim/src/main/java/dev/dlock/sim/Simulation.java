@@ -150,6 +150,7 @@ public final class Simulation {
     private int acquiring; // acquires started and not completed
     private long maxLate; // how far past its wait the latest acquire completed
     private final HoldBook book;
+    private final RedlockFences fences;
     private long holds;
     private long hash = 0xcbf29ce484222325L;
     private String violation;
@@ -162,6 +163,7 @@ public final class Simulation {
             nodes.add(new SimRedis(() -> EPOCH_MS + loop.now() / MS));
         }
         this.book = new HoldBook(server, config.permits(), nodes);
+        this.fences = new RedlockFences(loop, nodes, SimClients.REDLOCK_TIMEOUT.toNanos());
         this.builder = new SimClients(loop, config, () -> draining, this::observe, threads);
         this.week = new SuspendedWeeks(loop, book, random, () -> acquiring, () -> draining, gap -> observe(-3, gap));
         this.kinds = config.redlockNodes() > 0
@@ -193,7 +195,7 @@ public final class Simulation {
             for (int c = 0; c < config.clients(); c++) {
                 clients.add(builder.single(c, server, random.split()));
                 if (config.redlockNodes() > 0) {
-                    redlocks.add(builder.redlock(c, nodes, random.split()));
+                    redlocks.add(builder.redlock(c, nodes, random.split(), fences));
                 }
             }
         } finally {
@@ -210,6 +212,7 @@ public final class Simulation {
             }
         }
         restarts(random.split());
+        wipes(random.split());
         blocking = new BlockingCallers(this, config, loop, random.split());
         for (int c = 0; c < config.clients(); c++) {
             for (int k = 0; k < config.threadCallersPerClient(); k++) {
@@ -300,6 +303,35 @@ public final class Simulation {
         });
     }
 
+    /**
+     * Now and then ({@code wipeEverySeconds} on average) one Redlock master crashes and loses its data: every client's
+     * connections to it are gone at once with what was in flight (nothing more runs there), it is out of reach for a
+     * lease plus the drift allowance (docs/redlock.md's delayed-restart rule: no hold it granted is valid when it is
+     * back), and up to a lease more, and it comes back empty. {@link RedlockFences} counts what it lost.
+     */
+    private void wipes(SplittableRandom own) {
+        if (config.wipeEverySeconds() <= 0 || nodes.isEmpty()) {
+            return;
+        }
+        long gap = (long) (-Math.log(1 - own.nextDouble()) * config.wipeEverySeconds() * 1000) * MS;
+        loop.after(gap, () -> {
+            if (draining) {
+                return;
+            }
+            int which = own.nextInt(nodes.size());
+            SimRedis node = nodes.get(which);
+            long lease = config.leaseMillis();
+            long down = (lease + lease / 100 + 2 + 1 + own.nextLong(0, lease)) * MS;
+            for (LoopNetwork network : builder.networksTo(node)) {
+                network.crash(SimNetwork.Link.COMMANDS, down);
+                network.crash(SimNetwork.Link.PUBSUB, down);
+            }
+            loop.after(down, () -> node.restart(false));
+            observe(-4, which, down / MS);
+            wipes(own);
+        });
+    }
+
     void observe(long... values) {
         for (long v : values) {
             hash = (hash ^ v) * 0x100000001b3L;
@@ -387,6 +419,9 @@ public final class Simulation {
             observe(caller, 5, token);
             Hold hold = new Hold(each, name, token, HoldBook.View.of(lease), caller);
             String wrong = book.taken(hold);
+            if (wrong == null && kind == Kind.REDLOCK) {
+                wrong = fences.taken(lease, name, token, caller);
+            }
             if (wrong != null) {
                 violation(wrong);
             }

@@ -39,6 +39,26 @@ final class SimDeterminismTest {
         }
     }
 
+    @Test
+    void aRunWithRedlockMastersLosingTheirData_repeatsItsTrace_fromItsPrintedConfigToo() {
+        SimConfig config = SimConfig.parse("seed=42,steps=20000,wipeEvery=2,fenceCut=0.5");
+        java.util.logging.Logger dlock = java.util.logging.Logger.getLogger("dev.dlock");
+        java.util.logging.Level level = dlock.getLevel();
+        dlock.setLevel(java.util.logging.Level.OFF);
+        try {
+            Simulation.Result first = Simulation.run(config);
+            assertThat(first.violation()).isNull();
+            assertThat(SimConfig.parse(config.compact())).isEqualTo(config);
+            assertThat(Simulation.run(SimConfig.parse(config.compact())).traceHash())
+                    .isEqualTo(first.traceHash());
+            assertThat(Simulation.run(config.with(x -> x.wipeEverySeconds = 0)).traceHash())
+                    .as("the crashes change the trace")
+                    .isNotEqualTo(first.traceHash());
+        } finally {
+            dlock.setLevel(level);
+        }
+    }
+
     private static void repeats(SimConfig config) {
         Simulation.Result first = Simulation.run(config);
         assertThat(first.drops()).as("connections dropped").isGreaterThan(10);

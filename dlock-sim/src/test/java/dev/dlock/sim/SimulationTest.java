@@ -94,7 +94,8 @@ final class SimulationTest {
                 "stale-grant",
                 "cross-lock-grant",
                 "holders-expiry-lowered",
-                "lost-set-permits"
+                "lost-set-permits",
+                "redlock-partial-fence"
             })
     void eachControl_isCaught_withinTwentySeeds(String control) {
         List<String> missed = new ArrayList<>();
