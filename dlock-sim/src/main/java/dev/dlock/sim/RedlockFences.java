@@ -1,8 +1,6 @@
 package dev.dlock.sim;
 
-import dev.dlock.Lease;
 import dev.dlock.spi.Script;
-import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -28,10 +26,12 @@ import java.util.Map;
 final class RedlockFences {
     private static final long MS = 1_000_000;
     private static final long KEEP_NANOS = 10_000 * MS; // an attempt's answers, at most: it lasts about 1.5 s
-    private static final Method OWNER = ownerMethod();
 
-    /** One master's answer to one attempt. */
-    private record Answer(int node, long issued, long delivered, long wipes) {}
+    /**
+     * One master's answer to one attempt: on lock key {@code key}, with the master's fencing counter if it granted
+     * ({@code granted} > 0), else 0.
+     */
+    private record Answer(int node, String key, long issued, long delivered, long wipes, long granted) {}
 
     /** A hold returned: what a later hold's token is checked against. */
     private record Past(long token, int caller, long returned, long[] wipesAtAnswer) {
@@ -47,7 +47,7 @@ final class RedlockFences {
     private final EventLoop loop;
     private final List<SimRedis> nodes;
     private final long timeoutNanos;
-    private final Map<String, List<Answer>> answers = new LinkedHashMap<>(); // by owner id, oldest first
+    private final Map<String, List<Answer>> answers = new LinkedHashMap<>(); // by attempt (owner id), oldest first
     private final Map<String, List<Past>> past = new HashMap<>(); // by lock name
 
     /**
@@ -63,10 +63,11 @@ final class RedlockFences {
 
     /** The tap of a Redlock client's transport to master {@code node}. */
     SimTransport.Tap tap(int node) {
-        return (Script script, String[] args, long issued, long wipes, Object reply) -> {
-            if (script.name().equals("redlock-acquire") && reply instanceof List<?>) {
+        return (Script script, String[] keys, String[] args, long issued, long wipes, Object reply) -> {
+            if (script.name().equals("redlock-acquire") && reply instanceof List<?> list && list.size() >= 2) {
+                long granted = (Long) list.get(0) != 0 ? (Long) list.get(1) : 0;
                 answers.computeIfAbsent(args[0], k -> new ArrayList<>())
-                        .add(new Answer(node, issued, loop.now(), wipes));
+                        .add(new Answer(node, keys[0], issued, loop.now(), wipes, granted));
             }
         };
     }
@@ -77,9 +78,9 @@ final class RedlockFences {
      *
      * @return the violation, or null
      */
-    String taken(Lease lease, String name, long token, int caller) {
+    String taken(String name, long token, int caller) {
         long now = loop.now();
-        List<Answer> mine = answers.remove(owner(lease));
+        List<Answer> mine = attemptOf(name, token);
         for (Iterator<List<Answer>> it = answers.values().iterator(); it.hasNext(); ) {
             if (it.next().get(0).issued() < now - KEEP_NANOS) {
                 it.remove();
@@ -129,22 +130,36 @@ final class RedlockFences {
         return violation;
     }
 
-    /** The owner id a Redlock lease wrote on its masters (package-private in dlock-core: read reflectively). */
-    private static String owner(Lease lease) {
-        try {
-            return (String) OWNER.invoke(lease);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot read the owner id of " + lease, e);
+    /**
+     * The answers of the attempt that made a hold of {@code name} with {@code token}, taken off the record: the latest
+     * attempt on the name's lock key whose granting masters' largest counter is the token, as the client makes it
+     * (docs/redlock.md), with a quorum of grants. The lease's owner id, which names the attempt, is not in the API;
+     * two attempts on one name with the same token are what the check catches, and the later one is the one returned
+     * last. Null if none.
+     */
+    private List<Answer> attemptOf(String name, long token) {
+        String tag = "{" + name + "}:redlock"; // docs/redlock.md: <prefix>:{name}:redlock
+        int quorum = nodes.size() / 2 + 1;
+        String found = null;
+        long latest = Long.MIN_VALUE;
+        for (Map.Entry<String, List<Answer>> e : answers.entrySet()) {
+            List<Answer> attempt = e.getValue();
+            if (!attempt.get(0).key().endsWith(tag)) { // a name that starts with '}' is not used here
+                continue;
+            }
+            long max = 0;
+            int grants = 0;
+            long last = Long.MIN_VALUE;
+            for (Answer a : attempt) {
+                max = Math.max(max, a.granted());
+                grants += a.granted() > 0 ? 1 : 0;
+                last = Math.max(last, a.delivered());
+            }
+            if (max == token && grants >= quorum && last >= latest) {
+                found = e.getKey();
+                latest = last;
+            }
         }
-    }
-
-    private static Method ownerMethod() {
-        try {
-            Method m = Class.forName("dev.dlock.internal.redlock.RedlockLease").getDeclaredMethod("owner");
-            m.setAccessible(true);
-            return m;
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
+        return found == null ? null : answers.remove(found);
     }
 }

@@ -101,8 +101,9 @@ final class SimClients {
             SplittableRandom cuts = own.split();
             transport.tap(new SimTransport.Tap() {
                 @Override
-                public void answered(Script script, String[] args, long issued, long wipes, Object reply) {
-                    answers.answered(script, args, issued, wipes, reply);
+                public void answered(
+                        Script script, String[] keys, String[] args, long issued, long wipes, Object reply) {
+                    answers.answered(script, keys, args, issued, wipes, reply);
                 }
 
                 @Override

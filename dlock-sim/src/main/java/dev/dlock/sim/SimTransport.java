@@ -82,12 +82,13 @@ public final class SimTransport implements Transport {
     interface Tap {
         /**
          * @param script the script
+         * @param keys its keys
          * @param args its arguments
          * @param issued when the client issued the command (world time)
          * @param wipes the server's {@link SimRedis#wipes()} when the script ran
          * @param reply what it answered
          */
-        void answered(Script script, String[] args, long issued, long wipes, Object reply);
+        void answered(Script script, String[] keys, String[] args, long issued, long wipes, Object reply);
 
         /**
          * Whether the command connection drops right after {@code script} was sent on it: it never runs, nor does
@@ -261,7 +262,7 @@ public final class SimTransport implements Transport {
                     }
                 } else {
                     if (tap != null && !call.future.isDone()) {
-                        tap.answered(call.script, call.args, call.issued, wipes, answer);
+                        tap.answered(call.script, call.keys, call.args, call.issued, wipes, answer);
                     }
                     call.future.complete(shaped(answer));
                 }

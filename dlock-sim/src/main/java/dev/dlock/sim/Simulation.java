@@ -427,7 +427,7 @@ public final class Simulation {
             Hold hold = new Hold(each, name, token, HoldBook.View.of(lease), caller);
             String wrong = book.taken(hold);
             if (wrong == null && kind == Kind.REDLOCK) {
-                wrong = fences.taken(lease, name, token, caller);
+                wrong = fences.taken(name, token, caller);
             }
             if (wrong != null) {
                 violation(wrong);
