@@ -7,26 +7,27 @@ import dev.dlock.LockException;
 import dev.dlock.sim.HoldBook.Hold;
 import dev.dlock.sim.HoldBook.Kind;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The callers of a {@link Simulation} on the blocking API, each on a logical thread of its own ({@link CallerThreads}):
- * thread-owned mutex holds through {@code lock()} (uninterruptible, no end), {@code tryLock(wait)} (sometimes
- * interrupted part way) and {@code unlock()}, a re-entry now and then; and read and write holds of fixed leases of 8 to
- * 9 days through {@code tryAcquire(wait, leaseTime)}, given back with the blocking {@code release()}. A thread's owner
- * id is the same for every lock it takes, so a hand-off meant for one of its waits can meet another (what {@code
+ * thread-owned holds of a mutex, of a multi-lock of two mutex names and of a lock of the client's Redlock client
+ * through {@code lock()}, {@code lockInterruptibly()}, {@code tryLock(wait)} and {@code unlock()}, interrupted part way
+ * now and then and re-entered now and then ({@link ThreadLocks}); and read and write holds of fixed leases of 8 to 9
+ * days through {@code tryAcquire(wait, leaseTime)}, given back with the blocking {@code release()}. A thread's owner id
+ * is the same for every lock it takes, so a hand-off meant for one of its waits can meet another (what {@code
  * cross-lock-grant} gets wrong); a fixed lease over 7 days beside the others' 1 s leases needs the holders' hash to
  * live as long as its longest lease (what {@code holders-expiry-lowered} gets wrong). Permits of the semaphore {@link
  * #SEMAPHORE} with fixed leases of 8 to 9 days, some held through a suspended week, beside {@code setPermits} of it by
  * the first of these callers, need its record to keep the count set while they are held (what {@code lost-set-permits}
- * gets wrong). Their holds go into the run's
- * {@link HoldBook} like every other caller's. Not thread-safe: used by whichever thread has the turn.
+ * gets wrong). Their holds go into the run's {@link HoldBook} like every other caller's. A thread has one hold at a
+ * time. Not thread-safe: used by whichever thread has the turn.
  */
 final class BlockingCallers {
     private static final long MS = 1_000_000;
@@ -42,6 +43,8 @@ final class BlockingCallers {
     private final SplittableRandom random;
     private final Set<Long> unreleased = new LinkedHashSet<>();
     private final Map<String, Integer> unknown = new LinkedHashMap<>();
+    private final Map<Integer, LockClient> redlocks = new HashMap<>(); // by caller: its client's Redlock client
+    private final ThreadLocks locks;
 
     /**
      * @param run the run whose book, trace and counters the holds go to
@@ -54,6 +57,7 @@ final class BlockingCallers {
         this.config = config;
         this.loop = loop;
         this.random = random;
+        this.locks = new ThreadLocks(run, config, loop, random);
     }
 
     /** The fencing tokens of fixed-lease holds whose release was not confirmed: they may live on to their end. */
@@ -69,8 +73,14 @@ final class BlockingCallers {
         return unknown;
     }
 
-    /** Starts caller {@code id} of {@code client} on thread {@code thread}, after a short think. */
-    void start(CallerThreads.Caller thread, int id, LockClient client) {
+    /**
+     * Starts caller {@code id} of {@code client} on thread {@code thread}, after a short think; {@code redlock} is the
+     * client's Redlock client, or null if the run has none.
+     */
+    void start(CallerThreads.Caller thread, int id, LockClient client, LockClient redlock) {
+        if (redlock != null) {
+            redlocks.put(id, redlock);
+        }
         thread.submit(random.nextLong(0, 50 * MS), () -> next(thread, id, client));
     }
 
@@ -87,8 +97,19 @@ final class BlockingCallers {
         long[] waits = {0, 50, 500, 3000};
         long waitMs = waits[random.nextInt(waits.length)];
         int op = random.nextInt(10);
-        if (op < 6) {
-            mutex(thread, id, client, "m" + random.nextInt(n), waitMs);
+        Kind held = op < 4 ? Kind.MUTEX : op == 4 ? Kind.MULTI : op == 5 ? Kind.REDLOCK : null;
+        LockClient redlock = redlocks.get(id);
+        if (held == Kind.MULTI && n < 2 || held == Kind.REDLOCK && redlock == null) {
+            held = Kind.MUTEX; // no second name, or no Redlock, in this world
+        }
+        if (held != null) {
+            String name = (held == Kind.REDLOCK ? "r" : "m") + random.nextInt(n);
+            DistributedLock lock = switch (held) {
+                case MULTI -> client.multiLock(name, "m" + (name.charAt(1) - '0' + 1 + random.nextInt(n - 1)) % n);
+                case REDLOCK -> redlock.lock(name);
+                default -> client.lock(name);
+            };
+            locks.take(thread, id, held, lock, waitMs, () -> again(thread, id, client));
         } else if (op < 8) {
             fixed(thread, id, client, "rw" + random.nextInt(n), random.nextBoolean() ? Kind.READ : Kind.WRITE, waitMs);
         } else if (op == 9 && id == config.clients() * config.callersPerClient()) {
@@ -100,100 +121,6 @@ final class BlockingCallers {
 
     private void again(CallerThreads.Caller thread, int id, LockClient client) {
         thread.submit(random.nextLong(0, 100 * MS), () -> next(thread, id, client));
-    }
-
-    /** A thread-owned hold of a mutex: {@code lock()} one time in five, else {@code tryLock(wait)}. */
-    private void mutex(CallerThreads.Caller thread, int id, LockClient client, String name, long waitMs) {
-        DistributedLock lock = client.lock(name);
-        boolean forever = random.nextInt(5) == 0;
-        if (random.nextInt(8) == 0) { // interrupted part way: tryLock gives up, lock() waits on
-            thread.interrupt(random.nextLong(0, 200 * MS), thread.running());
-        }
-        long started = loop.now();
-        run.acquireStarted();
-        boolean got = false;
-        int outcome = 0;
-        try {
-            if (forever) {
-                lock.lock();
-                got = true;
-            } else {
-                got = lock.tryLock(waitMs, TimeUnit.MILLISECONDS);
-            }
-        } catch (InterruptedException e) {
-            outcome = 2;
-        } catch (LockException e) { // the network's: a stall or a lost reply past the command timeout
-            outcome = 3;
-        } catch (RuntimeException e) {
-            run.violation(
-                    "thread caller " + id + "'s " + (forever ? "lock()" : "tryLock") + " of " + name + " threw " + e);
-            outcome = 9;
-        } finally {
-            run.acquireEnded(id, "tryLock of " + name, started, forever ? -1 : waitMs * MS);
-        }
-        boolean flagged = Thread.interrupted(); // lock() keeps an interrupt for the end of its wait
-        run.observe(id, 11, got ? 1 : 0, outcome, flagged ? 1 : 0);
-        if (!got) {
-            again(thread, id, client);
-            return;
-        }
-        long token = lock.fencingToken();
-        Duration remaining = lock.remaining();
-        ThreadView view = new ThreadView(remaining);
-        Hold hold = new Hold(Kind.MUTEX, name, token, view, id);
-        run.held(hold, remaining, config.leaseMillis(), "thread caller " + id + "'s lock of " + name);
-        int count = 1;
-        if (random.nextInt(4) == 0) { // a re-entry: one more count, no new hold
-            try {
-                lock.lock();
-                count++;
-            } catch (LockException e) {
-                run.observe(id, 12);
-            }
-        }
-        long holdFor = random.nextInt(4) == 0
-                ? random.nextLong(0, 3 * config.leaseMillis())
-                : random.nextLong(0, config.leaseMillis() / 4);
-        holding(thread, id, client, lock, hold, view, count, loop.now() + holdFor * MS);
-    }
-
-    /**
-     * While a thread holds a mutex: its view of the hold read again every third of a lease (the watchdog renews it),
-     * then its unlocks.
-     */
-    private void holding(
-            CallerThreads.Caller thread,
-            int id,
-            LockClient client,
-            DistributedLock lock,
-            Hold hold,
-            ThreadView view,
-            int count,
-            long until) {
-        long step = config.leaseMillis() * MS / 3;
-        if (loop.now() + step < until) {
-            thread.submit(step, () -> {
-                view.update(lock.getHoldCount() > 0 ? lock.remaining() : Duration.ZERO);
-                holding(thread, id, client, lock, hold, view, count, until);
-            });
-            return;
-        }
-        thread.submit(Math.max(0, until - loop.now()), () -> {
-            run.book().released(hold);
-            int outcome = 0;
-            for (int i = 0; i < count; i++) {
-                try {
-                    lock.unlock();
-                } catch (LockException e) { // lost meanwhile (the network delayed renewals past a lease): allowed
-                    outcome = 1;
-                } catch (IllegalMonitorStateException e) {
-                    run.violation("thread caller " + id + " held " + hold.name() + " " + count
-                            + " times, and its unlock said: " + e.getMessage());
-                }
-            }
-            run.observe(id, 13, outcome);
-            again(thread, id, client);
-        });
     }
 
     /** A read or write hold of a fixed lease of 8 to 9 days, through {@code tryAcquire(wait, leaseTime)}. */
@@ -340,34 +267,5 @@ final class BlockingCallers {
             run.observe(id, 18, released);
             again(thread, id, client);
         });
-    }
-
-    /**
-     * A thread's view of its mutex hold, read on its thread ({@code remaining()}, which only the holding thread may
-     * call) when it was taken and every third of a lease since: valid until then plus what it had left, a little less
-     * (the world's clock, not the client's, which may run 50 ppm faster), so the check never credits the holder with
-     * more than it believes.
-     */
-    private final class ThreadView implements HoldBook.View {
-        private long until;
-
-        ThreadView(Duration remaining) {
-            update(remaining);
-        }
-
-        void update(Duration remaining) {
-            long left = remaining.toNanos();
-            until = loop.now() + left - left / 10_000;
-        }
-
-        @Override
-        public boolean isValid() {
-            return loop.now() < until;
-        }
-
-        @Override
-        public Duration remaining() {
-            return Duration.ofNanos(Math.max(0, until - loop.now()));
-        }
     }
 }

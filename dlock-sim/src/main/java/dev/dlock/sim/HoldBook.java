@@ -54,7 +54,10 @@ final class HoldBook {
         }
     }
 
-    /** One hold of one name, as its caller has it (a multi-lock's lease is one per name, of kind MUTEX). */
+    /**
+     * One hold of one name, as its caller has it (a multi-lock's is one per name: of kind MUTEX for a lease, MULTI for
+     * a thread's hold).
+     */
     record Hold(Kind kind, String name, long token, View lease, int caller) {}
 
     /** The tokens a pass reserves for a client's own relays (dlock-core's {@code NameRelay.BLOCK}). */
@@ -213,7 +216,7 @@ final class HoldBook {
         if (h.kind() == Kind.REDLOCK) {
             return redlockSide(h);
         }
-        if (h.kind() == Kind.MUTEX) {
+        if (h.kind() == Kind.MUTEX || h.kind() == Kind.MULTI) { // a multi-lock's part is its name's mutex
             // A pass within a client (pass.lua) writes the first token of a block and reserves the rest for the
             // client's own relays, made without a round trip: a hold relayed so has a later token of that block.
             Object lock = server.call("HGET", "dlock:{" + h.name() + "}", "token");

@@ -41,7 +41,7 @@ final class SimClients {
      * @param config the run's config (delays, losses, lease time)
      * @param draining whether the run is ending: no new stalls then
      * @param observe where a stall is recorded in the run's trace
-     * @param threads the world's caller threads, on which the single server's clients' blocking calls wait
+     * @param threads the world's caller threads, on which every client's blocking calls wait
      */
     SimClients(
             EventLoop loop,
@@ -118,7 +118,8 @@ final class SimClients {
         }
         String id = String.format(Locale.ROOT, "red%05d-%08x", index, own.nextInt());
         SimClientRuntime runtime = new SimClientRuntime(
-                loop, own.nextLong(0, 1_000_000 * MS), own.nextDouble(-50, 50), id, own.nextLong());
+                        loop, own.nextLong(0, 1_000_000 * MS), own.nextDouble(-50, 50), id, own.nextLong())
+                .callers(threads);
         // its build connects the nodes on an executor and waits: run those connects at once (they do no I/O here)
         return runtime.inline(() -> LockClient.builder()
                 .redlock(uris)

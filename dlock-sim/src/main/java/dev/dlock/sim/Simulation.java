@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -43,6 +44,12 @@ public final class Simulation {
      * callback executor.
      */
     private static final long ACQUIRE_SLACK = 3 * COMMAND_TIMEOUT.toNanos() + 200 * MS;
+    /**
+     * How long after every caller gave its holds back no mutex or Redlock lock may be held any more: a release is sent
+     * within the command timeout, arrives within a stall of two leases and a delay spike, and a hold whose release was
+     * lost expires within its lease of the last renewal; with room to spare.
+     */
+    private static final long UNOWNED_AFTER = 10_000 * MS;
 
     /**
      * What a run saw.
@@ -155,6 +162,7 @@ public final class Simulation {
     private long hash = 0xcbf29ce484222325L;
     private String violation;
     private final SuspendedWeeks week;
+    private final Map<String, Long> tally = new TreeMap<>(); // what the blocking callers did
 
     private Simulation(SimConfig config) {
         this.config = config;
@@ -180,11 +188,24 @@ public final class Simulation {
      * @return what it saw
      */
     public static Result run(SimConfig config) {
+        return run(config, new TreeMap<>());
+    }
+
+    /**
+     * Runs one simulation, and tells {@code tally} what its blocking callers did: the holds they put in the book, by
+     * kind ({@code "book REDLOCK"}: one per name), and their {@code lockInterruptibly()} outcomes.
+     *
+     * @param config what to run
+     * @param tally where the counts go
+     * @return what it saw
+     */
+    static Result run(SimConfig config, Map<String, Long> tally) {
         Simulation run = new Simulation(config);
         try {
             return run.go();
         } finally {
             run.threads.close(); // no caller thread outlives its run
+            tally.putAll(run.tally);
         }
     }
 
@@ -217,7 +238,11 @@ public final class Simulation {
         for (int c = 0; c < config.clients(); c++) {
             for (int k = 0; k < config.threadCallersPerClient(); k++) {
                 int caller = config.clients() * config.callersPerClient() + c * config.threadCallersPerClient() + k;
-                blocking.start(threads.start("sim-caller-" + caller), caller, clients.get(c));
+                blocking.start(
+                        threads.start("sim-caller-" + caller),
+                        caller,
+                        clients.get(c),
+                        redlocks.isEmpty() ? null : redlocks.get(c));
             }
         }
         while (violation == null && loop.steps() < config.steps() && loop.step()) {
@@ -259,6 +284,24 @@ public final class Simulation {
         }
         if (acquiring > 0) {
             violation("quiescence: " + acquiring + " acquires still pending " + bound / MS + " ms after the last step");
+            return;
+        }
+        // Every hold is given back: once the releases on their way have landed (a command goes out within its timeout
+        // and arrives within a stall and a spike) and what they missed has expired, no mutex or Redlock lock is held.
+        long end = loop.now() + UNOWNED_AFTER;
+        loop.runUntil(
+                () -> {
+                    check();
+                    return violation != null;
+                },
+                UNOWNED_AFTER);
+        if (violation != null) {
+            return;
+        }
+        loop.runFor(Math.max(0, end - loop.now()));
+        String kept = UnownedLocks.held(server, nodes);
+        if (kept != null) {
+            violation("quiescence: " + kept);
             return;
         }
         List<CompletableFuture<Void>> closes = new ArrayList<>();
@@ -503,8 +546,8 @@ public final class Simulation {
     }
 
     /**
-     * A blocking caller's new hold: counted, checked for at least half its lease left, and put in the book (which checks
-     * its fencing token).
+     * A blocking caller's new hold of one name: counted, checked for at least half its lease left, and put in the book
+     * (which checks its fencing token; a Redlock hold's then goes to {@link RedlockFences}, as an asynchronous caller's).
      */
     void held(Hold hold, Duration remaining, long leaseMillis, String what) {
         holds++;
@@ -513,10 +556,19 @@ public final class Simulation {
             violation(what + " returned a hold with " + remaining.toMillis() + " ms left of its " + leaseMillis
                     + " ms lease");
         }
+        tally.merge("book " + hold.kind(), 1L, Long::sum);
         String wrong = book.taken(hold);
+        if (wrong == null && hold.kind() == Kind.REDLOCK) {
+            wrong = fences.taken(hold.name(), hold.token(), hold.caller()); // as an asynchronous caller's
+        }
         if (wrong != null) {
             violation(wrong);
         }
+    }
+
+    /** Counts one more of what a blocking caller did, for {@link #run(SimConfig, Map)}'s tally. */
+    void count(String what) {
+        tally.merge(what, 1L, Long::sum);
     }
 
     /** The run's suspended weeks, which its blocking callers ask for and wait on. */

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
@@ -84,6 +86,25 @@ final class SimulationTest {
         assertThat(Thread.getAllStackTraces().keySet())
                 .filteredOn(t -> t.getName().startsWith("sim-caller-") && t.isAlive())
                 .isEmpty();
+    }
+
+    @Test
+    void threadCallers_putRedlockAndMultiHoldsInTheBook_andMeetInterruptedLockInterruptibly() {
+        Map<String, Long> tally = new TreeMap<>();
+        Simulation.Result r = Simulation.run(SimConfig.of(3, 50_000), tally);
+        System.out.println("[sim] thread callers of seed 3, 50,000 steps: " + tally);
+        assertThat(r.violation()).isNull();
+        assertThat(tally.getOrDefault("book REDLOCK", 0L))
+                .as("Redlock holds of the blocking API in the book")
+                .isPositive();
+        assertThat(tally.getOrDefault("book MULTI", 0L))
+                .as("multi-lock holds of the blocking API in the book")
+                .isPositive();
+        assertThat(tally.getOrDefault("book MUTEX", 0L)).isPositive();
+        assertThat(tally.getOrDefault("lockInterruptibly interrupted", 0L))
+                .as("lockInterruptibly() ended by an interrupt")
+                .isPositive();
+        assertThat(tally.getOrDefault("lockInterruptibly held", 0L)).isPositive();
     }
 
     @ParameterizedTest
