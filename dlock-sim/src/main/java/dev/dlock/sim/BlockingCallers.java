@@ -157,18 +157,24 @@ final class BlockingCallers {
         Hold hold = new Hold(kind, name, lease.fencingToken(), HoldBook.View.of(lease), id);
         run.held(hold, lease.remaining(), leaseTime.toMillis(), "thread caller " + id + "'s " + kind + " of " + name);
         long holdFor = random.nextLong(0, config.leaseMillis());
-        thread.submit(holdFor * MS, () -> {
-            run.book().released(hold);
-            int released = 0;
-            try {
-                lease.release();
-            } catch (LockException e) { // not confirmed: the hold may live on to the end of its lease, by design
-                unreleased.add(hold.token());
-                released = 1;
-            }
-            run.observe(id, 15, released);
-            again(thread, id, client);
-        });
+        thread.submit(holdFor * MS, () -> giveBack(thread, id, client, lease, hold, 15));
+    }
+
+    /**
+     * Gives back a fixed-lease hold with the blocking {@code release()}, traced under {@code code}, and starts the
+     * caller's next operation; a release not confirmed leaves the hold to live on to its end, by design.
+     */
+    private void giveBack(CallerThreads.Caller thread, int id, LockClient client, Lease lease, Hold hold, int code) {
+        run.book().released(hold);
+        int released = 0;
+        try {
+            lease.release();
+        } catch (LockException e) { // not confirmed: the hold may live on to the end of its lease, by design
+            unreleased.add(hold.token());
+            released = 1;
+        }
+        run.observe(id, code, released);
+        again(thread, id, client);
     }
 
     /**
@@ -255,17 +261,6 @@ final class BlockingCallers {
         }
         long after =
                 throughAWeek && !run.draining() ? random.nextLong(0, 20_000) * MS : Math.max(0, until - loop.now());
-        thread.submit(after, () -> {
-            run.book().released(hold);
-            int released = 0;
-            try {
-                lease.release();
-            } catch (LockException e) { // not confirmed: the hold may live on to the end of its lease, by design
-                unreleased.add(hold.token());
-                released = 1;
-            }
-            run.observe(id, 18, released);
-            again(thread, id, client);
-        });
+        thread.submit(after, () -> giveBack(thread, id, client, lease, hold, 18));
     }
 }
