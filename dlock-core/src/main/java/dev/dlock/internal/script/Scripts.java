@@ -100,16 +100,12 @@ public final class Scripts {
         if (!script.source().contains("local function shared_hold(")) {
             return script;
         }
-        return HOLDERS_LOWERED.computeIfAbsent(script, s -> {
-            if (!s.source().contains(HOLDERS_EXPIRY_LINE)) {
-                throw new IllegalStateException(s.name() + " has no line '" + HOLDERS_EXPIRY_LINE.strip()
-                        + "' for the control holders-expiry-lowered to replace");
-            }
-            return Script.of(
-                    s.name() + "-holders-expiry-lowered",
-                    s.source().replace(HOLDERS_EXPIRY_LINE, HOLDERS_EXPIRY_SET),
-                    s.reply());
-        });
+        return HOLDERS_LOWERED.computeIfAbsent(
+                script,
+                s -> edited(
+                        s,
+                        "holders-expiry-lowered",
+                        java.util.List.of(java.util.Map.entry(HOLDERS_EXPIRY_LINE, HOLDERS_EXPIRY_SET))));
     }
 
     /**
@@ -128,22 +124,30 @@ public final class Scripts {
         if (!shared && !renew) {
             return script;
         }
-        return LOST_SET_PERMITS.computeIfAbsent(script, s -> {
-            String source = s.source();
-            for (int i = 0; i < LOST_SET_PERMITS_EDITS.size(); i++) {
-                var edit = LOST_SET_PERMITS_EDITS.get(i);
-                boolean applies = renew ? i == 4 : i < 3 || (i == 3 && s.name().startsWith("semaphore-set"));
-                if (!applies) {
-                    continue;
-                }
-                if (!source.contains(edit.getKey())) {
-                    throw new IllegalStateException(s.name() + " has no text '"
-                            + edit.getKey().strip() + "' for the control lost-set-permits to replace");
-                }
-                source = source.replace(edit.getKey(), edit.getValue());
+        // the edits that apply: shared.lua's three, semaphore-set.lua's besides them, or the renewal's own
+        int from = renew ? 4 : 0;
+        int to = renew ? 5 : script.name().startsWith("semaphore-set") ? 4 : 3;
+        return LOST_SET_PERMITS.computeIfAbsent(
+                script, s -> edited(s, "lost-set-permits", LOST_SET_PERMITS_EDITS.subList(from, to)));
+    }
+
+    /**
+     * {@code script} with each edit's text replaced, named after the negative control {@code control} that runs it.
+     *
+     * @throws IllegalStateException if the script lacks a text an edit replaces, so the control could not re-introduce
+     *     its defect
+     */
+    private static Script edited(
+            Script script, String control, java.util.List<java.util.Map.Entry<String, String>> edits) {
+        String source = script.source();
+        for (java.util.Map.Entry<String, String> edit : edits) {
+            if (!source.contains(edit.getKey())) {
+                throw new IllegalStateException(script.name() + " has no text '"
+                        + edit.getKey().strip() + "' for the control " + control + " to replace");
             }
-            return Script.of(s.name() + "-lost-set-permits", source, s.reply());
-        });
+            source = source.replace(edit.getKey(), edit.getValue());
+        }
+        return Script.of(script.name() + "-" + control, source, script.reply());
     }
 
     /**
