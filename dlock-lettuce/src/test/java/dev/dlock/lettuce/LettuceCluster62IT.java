@@ -44,7 +44,7 @@ final class LettuceCluster62IT {
                 Lease held = holder.lock("old").acquire();
                 CompletableFuture<Lease> waiting =
                         waiter.lock("old").acquireAsync(Timing.scaled(Duration.ofSeconds(10)));
-                Failovers.awaitQueued(cluster.nodeForSlot(ClusterSetup.slotOf("dlock:{old}")), "old");
+                Failovers.awaitQueued(cluster.nodeForSlot(ClusterSetup.slotOf("dlock:{old}")), "old", waiting);
                 String channel = "dlock:{old}:wake:" + waiter.clientId();
                 long subscribers = 0;
                 for (RedisServer node : cluster.nodes()) {

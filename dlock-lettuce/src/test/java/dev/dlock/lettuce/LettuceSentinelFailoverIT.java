@@ -51,9 +51,12 @@ final class LettuceSentinelFailoverIT {
                     (System.nanoTime() - start) / 1_000_000);
             assertThat(promoted.command("EXISTS", "dlock:{after}")).isEqualTo(1L);
             after.release();
-            // The waiter queues on the new master and is woken by the release's message there.
+            // The waiter queues on the new master and is woken by the release's message there. Its connections went
+            // down with the old master and reconnect on their own backoff: a probe waits until they are up, so the
+            // acquire below queues within its wait on a busy host too.
+            Failovers.acquireWithin(waiter, "probe", Duration.ofSeconds(15)).release();
             CompletableFuture<Lease> waiting = waiter.lock("w").acquireAsync(Timing.scaled(Duration.ofSeconds(10)));
-            Failovers.awaitQueued(promoted, "w");
+            Failovers.awaitQueued(promoted, "w", waiting);
             held.release();
             waiting.get(Timing.scaled(Duration.ofSeconds(10)).toMillis(), TimeUnit.MILLISECONDS)
                     .release();
@@ -76,7 +79,7 @@ final class LettuceSentinelFailoverIT {
             // fails with READONLY (and drops that connection), later ones reach the new master.
             Failovers.acquireWithin(waiter, "probe", Duration.ofSeconds(15)).release();
             CompletableFuture<Lease> waiting = waiter.lock("after").acquireAsync(Timing.scaled(Duration.ofSeconds(10)));
-            Failovers.awaitQueued(promoted, "after");
+            Failovers.awaitQueued(promoted, "after", waiting);
             after.release();
             waiting.get(Timing.scaled(Duration.ofSeconds(10)).toMillis(), TimeUnit.MILLISECONDS)
                     .release();
