@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code dlock verify} end to end from the packaged jar: the shipped path must find everything the torture run needs
  * (the testkit's redis-server launcher, the holder JVMs' classes, the Lua scripts, the negative controls' switch)
- * inside the one jar. The full set of scenarios runs in dlock-verify's QuickTierIT; here each run takes a subset that
+ * inside the one jar. The full set of scenarios runs in dlock-tiers' QuickTierIT; here each run takes a subset that
  * still goes through every part of the shipped path: holder JVMs killed and paused, server-side faults (OOM, ACL,
  * SCRIPT FLUSH) on its own servers, a control whose clients run with the library's switch on (beside a holder JVM), and
  * against a user's Redis
