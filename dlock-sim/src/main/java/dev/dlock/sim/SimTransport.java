@@ -5,19 +5,15 @@ import dev.dlock.spi.RedisReplyException;
 import dev.dlock.spi.Script;
 import dev.dlock.spi.Transport;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
 /**
  * dlock's {@link Transport} over one {@link SimRedis}, every command, reply and message passing through a {@link
- * SimNetwork}. A script runs as the real transports run it: {@code EVALSHA}, and after a {@code NOSCRIPT} reply the
- * source again ({@code EVAL}, which loads it), as a second round trip. Replies are shaped as dlock-resp shapes them:
+ * SimNetwork}. A script runs as the real transports run it ({@link SimCommands}): with its source ({@code EVAL}) on
+ * its first use, by SHA-1 ({@code EVALSHA}) after that, and after a {@code NOSCRIPT} reply with its source again, in
+ * the order issued or not at all. Replies are shaped as dlock-resp shapes them:
  * {@code Long} for an integer, {@code String} for a bulk or status string, {@code List} for an array (an error inside
  * one as a {@link RedisReplyException} element), {@code null} for nil; an error reply fails the future with a
  * {@link RedisReplyException} carrying Redis's words.
@@ -35,9 +31,8 @@ import java.util.function.BiConsumer;
  * subscribed again, one {@code SUBSCRIBE} each; what was published meanwhile is lost. The client core is told nothing
  * of it: the SPI has no such callback (its waiters re-check on their own timers, as they must for an expiry, which
  * publishes nothing). Built with {@link Reconnects#LETTUCE}, the commands in flight on a lost connection go out again
- * on the next one instead, as Lettuce's at-least-once auto-reconnect sends them. Not yet simulated: a command sent
- * after one that met {@code NOSCRIPT} running before that one's resend
- * (dlock-resp fails such an overtaken command instead), and {@code WAIT} ({@link #waitsForReplicas()} is false).
+ * on the next one instead, as Lettuce's at-least-once auto-reconnect sends them. Not yet simulated: {@code WAIT}
+ * ({@link #waitsForReplicas()} is false).
  *
  * <p>Thread-safe in so far as its network is, while no connection is lost: with {@link SimNetwork#direct()}, calls
  * are serialized by that network's lock; losses and reconnects happen on the simulation's one thread.
@@ -51,10 +46,8 @@ public final class SimTransport implements Transport {
     private final EventLoop loop; // for command timeouts; null: none
     private final long timeoutNanos;
     private final Reconnects reconnects;
-    private final ReconnectingLink commandLink;
+    private final SimCommands commands;
     private final SimPubSub pubSub;
-    private final Set<Call> sent = new LinkedHashSet<>(); // on the command connection, unanswered; guarded by this
-    private final ArrayDeque<Call> waiting = new ArrayDeque<>(); // for a command connection; guarded by this
     private volatile boolean closed;
 
     /** What a lost command connection does to the commands in flight on it: which real transport it mirrors. */
@@ -71,9 +64,6 @@ public final class SimTransport implements Transport {
          */
         LETTUCE
     }
-
-    /** A script call: sent, answered, or lost with its connection. */
-    private record Call(Script script, String[] keys, String[] args, long issued, CompletableFuture<Object> future) {}
 
     /**
      * Told of every script reply that reaches the client in time (its future not yet done), just before; and asked,
@@ -99,11 +89,9 @@ public final class SimTransport implements Transport {
         }
     }
 
-    private Tap tap;
-
     /** Sets the one {@link Tap}. */
     void tap(Tap tap) {
-        this.tap = tap;
+        commands.tap(tap);
     }
 
     /**
@@ -162,19 +150,8 @@ public final class SimTransport implements Transport {
             throw new IllegalArgumentException("commandTimeout must be positive, was " + commandTimeout);
         }
         boolean lettuce = reconnects == Reconnects.LETTUCE;
-        this.commandLink = new ReconnectingLink(SimNetwork.Link.COMMANDS, network, loop, URI, lettuce);
+        this.commands = new SimCommands(server, network, loop, timeoutNanos, URI, lettuce);
         this.pubSub = new SimPubSub(server, network, sharded, loop, URI, lettuce);
-        commandLink.owner(new ReconnectingLink.Owner() {
-            @Override
-            public void connected() {
-                sendWaiting();
-            }
-
-            @Override
-            public void failWaiting(long issuedBy, LockConnectionException failure) {
-                failWaitingCalls(issuedBy, failure);
-            }
-        });
         network.onDrop(link -> lost(link, "connection reset"));
         server.addRestartListener(() -> {
             network.close(SimNetwork.Link.COMMANDS);
@@ -211,90 +188,11 @@ public final class SimTransport implements Transport {
 
     @Override
     public CompletableFuture<Object> eval(Script script, String[] keys, String[] args) {
-        Call call = new Call(script, keys, args, now(), new CompletableFuture<>());
-        if (refuseClosed(call.future)) {
-            return call.future;
+        CompletableFuture<Object> future = new CompletableFuture<>();
+        if (refuseClosed(future)) {
+            return future;
         }
-        boolean up = commandLink.isUp();
-        synchronized (this) {
-            (up ? sent : waiting).add(call);
-        }
-        call.future.whenComplete((v, e) -> forget(call));
-        if (up) {
-            send(call, false);
-            if (tap != null && loop != null && tap.cutAfter(script)) {
-                loop.after(
-                        0,
-                        () -> { // before it arrives (no delay is shorter than 50 µs), not within this call
-                            network.close(SimNetwork.Link.COMMANDS);
-                            lost(SimNetwork.Link.COMMANDS, "connection reset");
-                        });
-            }
-        } else {
-            commandLink.needed();
-        }
-        return timed(call.future);
-    }
-
-    private synchronized void forget(Call call) {
-        sent.remove(call);
-    }
-
-    private void send(Call call, boolean asSource) {
-        network.toServer(SimNetwork.Link.COMMANDS, () -> {
-            Object reply;
-            long wipes = server.wipes();
-            try {
-                reply = asSource
-                        ? server.eval(call.script.source(), call.keys, call.args)
-                        : server.evalsha(call.script.sha1(), call.keys, call.args);
-            } catch (RedisReplyException e) {
-                reply = e;
-            }
-            Object answer = reply;
-            network.toClient(SimNetwork.Link.COMMANDS, () -> {
-                if (answer instanceof RedisReplyException e) {
-                    // as dlock-resp: a command that timed out is never resent, its caller may have compensated
-                    if (!asSource && e.getMessage().startsWith("NOSCRIPT") && !closed && !call.future.isDone()) {
-                        send(call, true);
-                    } else {
-                        call.future.completeExceptionally(e);
-                    }
-                } else {
-                    if (tap != null && !call.future.isDone()) {
-                        tap.answered(call.script, call.keys, call.args, call.issued, wipes, answer);
-                    }
-                    call.future.complete(shaped(answer));
-                }
-            });
-        });
-    }
-
-    /** The command connection is back: what waited goes out in the order issued, less what timed out meanwhile. */
-    private void sendWaiting() {
-        List<Call> out = new ArrayList<>();
-        synchronized (this) {
-            for (Call call : waiting) {
-                if (!call.future.isDone()) {
-                    out.add(call);
-                    sent.add(call);
-                }
-            }
-            waiting.clear();
-        }
-        for (Call call : out) {
-            send(call, false);
-        }
-    }
-
-    private void failWaitingCalls(long issuedBy, LockConnectionException failure) {
-        List<Call> failed = new ArrayList<>();
-        synchronized (this) {
-            for (Call call = waiting.peekFirst(); call != null && call.issued <= issuedBy; call = waiting.peekFirst()) {
-                failed.add(waiting.pollFirst());
-            }
-        }
-        failed.forEach(call -> call.future.completeExceptionally(failure));
+        return timed(commands.eval(script, keys, args, now(), future));
     }
 
     /** A connection is gone (dropped, or closed by a restart): sort out what was on it, and reconnect. */
@@ -304,41 +202,9 @@ public final class SimTransport implements Transport {
         }
         if (link == SimNetwork.Link.PUBSUB) {
             pubSub.lost();
-            return;
+        } else {
+            commands.lost(why);
         }
-        if (!commandLink.isUp()) {
-            return;
-        }
-        List<Call> failed;
-        synchronized (this) {
-            failed = new ArrayList<>(sent);
-            sent.clear();
-            if (reconnects == Reconnects.LETTUCE) {
-                for (int i = failed.size() - 1; i >= 0; i--) {
-                    waiting.addFirst(failed.get(i)); // at least once: again, ahead of what was issued since
-                }
-                failed.clear();
-            }
-        }
-        commandLink.lost();
-        LockConnectionException failure =
-                new LockConnectionException(URI, "lost the connection to Redis: " + why, null);
-        failed.forEach(call -> call.future.completeExceptionally(failure));
-    }
-
-    /** Status strings as plain strings, at any depth, as a RESP2 client decodes them. */
-    private static Object shaped(Object reply) {
-        if (reply instanceof StatusReply s) {
-            return s.text();
-        }
-        if (reply instanceof java.util.List<?> list) {
-            java.util.List<Object> out = new java.util.ArrayList<>(list.size());
-            for (Object o : list) {
-                out.add(shaped(o));
-            }
-            return out;
-        }
-        return reply;
     }
 
     @Override
@@ -373,16 +239,8 @@ public final class SimTransport implements Transport {
     @Override
     public void close() {
         closed = true;
-        commandLink.close();
-        List<Call> calls;
-        synchronized (this) {
-            calls = new ArrayList<>(waiting);
-            calls.addAll(sent);
-            waiting.clear();
-            sent.clear();
-        }
         LockConnectionException failure = new LockConnectionException(URI, "the transport is closed", null);
-        calls.forEach(call -> call.future.completeExceptionally(failure));
+        commands.close(failure);
         pubSub.close(failure);
     }
 

@@ -56,14 +56,19 @@ final class SimTransportTest {
         Script integer = Script.of("n", "return 41 + 1", Script.Reply.INTEGER);
         Script array = Script.of("a", "return {1, 'x', {2}, redis.status_reply('OK')}", Script.Reply.ARRAY);
         assertThat(value(transport.eval(integer, new String[0], new String[0]))).isEqualTo(42L);
-        // EVALSHA met NOSCRIPT (never loaded), then EVAL: two round trips
-        assertThat(network.actions)
-                .containsExactly("server COMMANDS", "client COMMANDS", "server COMMANDS", "client COMMANDS");
+        // first use on the connection: EVAL with the source, one round trip
+        assertThat(network.actions).containsExactly("server COMMANDS", "client COMMANDS");
         assertThat(value(transport.eval(array, new String[0], new String[0])))
                 .isEqualTo(List.of(1L, "x", List.of(2L), "OK"));
         network.actions.clear();
         assertThat(value(transport.eval(integer, new String[0], new String[0]))).isEqualTo(42L);
-        assertThat(network.actions).hasSize(2); // loaded now: one round trip
+        assertThat(network.actions).hasSize(2); // loaded now: EVALSHA, one round trip
+        redis.scriptFlush();
+        network.actions.clear();
+        assertThat(value(transport.eval(integer, new String[0], new String[0]))).isEqualTo(42L);
+        // EVALSHA met NOSCRIPT, then EVAL: two round trips
+        assertThat(network.actions)
+                .containsExactly("server COMMANDS", "client COMMANDS", "server COMMANDS", "client COMMANDS");
         redis.restart(true);
         assertThat(value(transport.eval(integer, new String[0], new String[0]))).isEqualTo(42L);
     }
@@ -247,6 +252,144 @@ final class SimTransportTest {
         w.runFor(1_000);
         assertThat(again).as("sent again on the new connection: it ran twice").isCompletedWithValue(4L);
         assertThat(after).as("after the resend, as issued").isCompletedWithValue("4");
+    }
+
+    /** Logs ARGV[1] as the next entry of the hash KEYS[1] (numbered by the counter KEYS[2]): the order of runs. */
+    private static final Script PUSH = Script.of(
+            "push",
+            "local n = redis.call('INCR', KEYS[2]) redis.call('HSET', KEYS[1], n, ARGV[1]) return n",
+            Script.Reply.INTEGER);
+
+    /** The values pushed, in the order the server ran their scripts. */
+    private static List<String> log(Wired w) {
+        List<String> values = new ArrayList<>();
+        List<?> fields = (List<?>) w.server.call("HGETALL", "log");
+        for (int i = 1; i < fields.size(); i += 2) {
+            values.add((String) fields.get(i));
+        }
+        return values;
+    }
+
+    private static CompletableFuture<Object> push(Wired w, String value) {
+        return w.transport.eval(PUSH, new String[] {"log", "log:n"}, new String[] {value});
+    }
+
+    /** The values whose pushes succeeded, in issue order; a failed push must have failed as outcome unknown. */
+    private static List<String> succeeded(List<CompletableFuture<Object>> calls, String... values) {
+        List<String> ran = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            CompletableFuture<Object> call = calls.get(i);
+            assertThat(call).as("call %d", i).isDone();
+            if (call.isCompletedExceptionally()) {
+                assertThatThrownBy(call::join).hasCauseInstanceOf(dev.dlock.LockConnectionException.class);
+            } else {
+                ran.add(values[i]);
+            }
+        }
+        return ran;
+    }
+
+    /**
+     * ScriptOrderContract's rule, as dlock-resp's CommandChannel and dlock-lettuce's ScriptQueue keep it: an EVALSHA
+     * answered NOSCRIPT did not run, but a call sent behind it by SHA ran (another client loaded the script in
+     * between); resending the first would run it after the second, so it fails instead, outcome unknown.
+     */
+    private static void noscriptOvertaken(SimTransport.Reconnects reconnects) {
+        Wired w = new Wired(reconnects);
+        push(w, "warm");
+        w.runFor(10); // known by SHA from now on
+        w.server.call("DEL", "log", "log:n");
+        w.server.scriptFlush();
+        CompletableFuture<Object> first = push(w, "1"); // at the server at 1 ms: NOSCRIPT, told at 2 ms
+        w.loop.runFor(MS + MS / 5);
+        w.server.scriptLoad(PUSH.source()); // another client loads it again
+        CompletableFuture<Object> second = push(w, "2"); // at the server at 2.2 ms, by SHA: runs
+        CompletableFuture<Object> third = push(w, "3"); // likewise
+        w.runFor(10);
+        List<String> ran = succeeded(List.of(first, second, third), "1", "2", "3");
+        assertThat(log(w))
+                .as("the order the server ran them in is the order issued")
+                .isEqualTo(ran);
+        assertThat(ran).containsExactly("2", "3");
+        assertThatThrownBy(first::join).hasMessageContaining("NOSCRIPT");
+    }
+
+    @Test
+    void asResp_aCallAnsweredNoscript_failsOnceACallSentBehindItRan() {
+        noscriptOvertaken(SimTransport.Reconnects.RESP);
+    }
+
+    @Test
+    void asLettuce_aCallAnsweredNoscript_failsOnceACallSentBehindItRan() {
+        noscriptOvertaken(SimTransport.Reconnects.LETTUCE);
+    }
+
+    /**
+     * A call answered NOSCRIPT is resent with its source once every call sent behind it has answered without running
+     * (NOSCRIPT too), and the calls issued meanwhile wait behind the resends: the server runs them all in issue order.
+     */
+    private static void noscriptResentInOrder(SimTransport.Reconnects reconnects) {
+        Wired w = new Wired(reconnects);
+        push(w, "warm");
+        w.runFor(10);
+        w.server.call("DEL", "log", "log:n");
+        w.server.scriptFlush();
+        List<CompletableFuture<Object>> calls = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            calls.add(push(w, Integer.toString(i)));
+            values.add(Integer.toString(i));
+            w.loop.runFor(MS / 4); // the first NOSCRIPT comes back while later ones are still on their way
+        }
+        w.runFor(20);
+        assertThat(succeeded(calls, values.toArray(String[]::new))).isEqualTo(values);
+        assertThat(log(w)).isEqualTo(values);
+    }
+
+    @Test
+    void asResp_callsAnsweredNoscript_areResentInIssueOrder_aheadOfNewerOnes() {
+        noscriptResentInOrder(SimTransport.Reconnects.RESP);
+    }
+
+    @Test
+    void asLettuce_callsAnsweredNoscript_areResentInIssueOrder_aheadOfNewerOnes() {
+        noscriptResentInOrder(SimTransport.Reconnects.LETTUCE);
+    }
+
+    @Test
+    void asResp_aScriptGoesWithItsSourceOnItsFirstUseOnEachConnection_soItRunsThoughItsReplyIsLost() {
+        Wired w = new Wired();
+        w.eval(INCR, "k");
+        w.runFor(10);
+        w.server.restart(true); // closes the connection; the next one knows no script
+        w.runFor(10);
+        w.network.lose(1, 0);
+        CompletableFuture<Object> lost = w.eval(INCR, "k");
+        w.runFor(2_100);
+        assertThat(lost).isCompletedExceptionally();
+        assertThat(w.server.call("GET", "k"))
+                .as("sent as EVAL, not as an EVALSHA whose NOSCRIPT went unheard")
+                .isEqualTo("2");
+    }
+
+    @Test
+    void asLettuce_aScriptKnownBeforeAReconnect_goesBySha_andMeetsNoscriptAfterARestart() {
+        Wired w = new Wired(SimTransport.Reconnects.LETTUCE);
+        w.eval(INCR, "k");
+        w.runFor(10);
+        w.server.restart(true); // Lettuce reconnects on its own; the transport's script queue is not told
+        w.runFor(10);
+        w.network.lose(1, 0);
+        CompletableFuture<Object> lost = w.eval(INCR, "k");
+        w.runFor(2_100);
+        assertThat(lost).isCompletedExceptionally();
+        assertThat(w.server.call("GET", "k"))
+                .as("EVALSHA met NOSCRIPT, whose reply was lost: never resent")
+                .isEqualTo("1");
+        w.network.lose(0, 0);
+        assertThat(w.eval(INCR, "k")).isNotDone();
+        w.runFor(10);
+        assertThat(w.server.call("GET", "k")).as("NOSCRIPT, then the source").isEqualTo("2");
     }
 
     @Test
