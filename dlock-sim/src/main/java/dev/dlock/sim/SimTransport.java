@@ -76,10 +76,20 @@ public final class SimTransport implements Transport {
     private record Call(Script script, String[] keys, String[] args, long issued, CompletableFuture<Object> future) {}
 
     /**
-     * Told of every script reply that reaches the client in time (its future not yet done), just before; and asked,
-     * as each script is sent, whether the connection drops right after it.
+     * Told of every script as it runs on the server, and of every script reply that reaches the client in time (its
+     * future not yet done), just before; and asked, as each script is sent, whether the connection drops right after
+     * it.
      */
     interface Tap {
+        /**
+         * A script ran on the server (whether or not its reply will reach the client).
+         *
+         * @param script the script
+         * @param keys its keys
+         * @param reply what it answered (an error reply as a {@link RedisReplyException})
+         */
+        default void ran(Script script, String[] keys, Object reply) {}
+
         /**
          * @param script the script
          * @param keys its keys
@@ -250,6 +260,9 @@ public final class SimTransport implements Transport {
                         : server.evalsha(call.script.sha1(), call.keys, call.args);
             } catch (RedisReplyException e) {
                 reply = e;
+            }
+            if (tap != null) {
+                tap.ran(call.script, call.keys, reply);
             }
             Object answer = reply;
             network.toClient(SimNetwork.Link.COMMANDS, () -> {

@@ -64,6 +64,8 @@ public final class Simulation {
      * @param lostMessages the pub/sub messages the network lost
      * @param drops the connections the network dropped
      * @param maxLateMillis how far past its wait the latest acquire completed
+     * @param serverWipes the crashes of the single server that lost its data
+     * @param forceReleases the operator's force-releases that completed
      */
     public record Result(
             SimConfig config,
@@ -75,7 +77,9 @@ public final class Simulation {
             long lostReplies,
             long lostMessages,
             long drops,
-            long maxLateMillis) {
+            long maxLateMillis,
+            long serverWipes,
+            long forceReleases) {
         /**
          * One line about this run: its seed, steps, simulated time, holds, faults, trace hash and speed.
          *
@@ -86,7 +90,7 @@ public final class Simulation {
             return String.format(
                     Locale.ROOT,
                     "seed %d%s: %,d steps, %.0f s simulated, %,d holds, %,d replies and %,d messages lost, %,d drops,"
-                            + " latest acquire %,d ms past its wait, trace %016x, %,.0f steps/s",
+                            + " %d server wipes, %d force-releases, latest acquire %,d ms past its wait, trace %016x, %,.0f steps/s",
                     config.seed(),
                     config.control().isEmpty() ? "" : " (" + config.control() + ")",
                     steps,
@@ -95,6 +99,8 @@ public final class Simulation {
                     lostReplies,
                     lostMessages,
                     drops,
+                    serverWipes,
+                    forceReleases,
                     maxLateMillis,
                     traceHash,
                     steps / Math.max(1e-9, wallNanos / 1e9));
@@ -122,7 +128,9 @@ public final class Simulation {
                     lostReplies,
                     lostMessages,
                     drops,
-                    maxLateMillis);
+                    maxLateMillis,
+                    serverWipes,
+                    forceReleases);
         }
 
         /**
@@ -159,6 +167,8 @@ public final class Simulation {
     private final HoldBook book;
     private final RedlockFences fences;
     private long holds;
+    private long serverWipes; // crashes of the single server that lost its data
+    private long forceReleases; // force-releases that completed
     private long hash = 0xcbf29ce484222325L;
     private String violation;
     private final SuspendedWeeks week;
@@ -170,9 +180,33 @@ public final class Simulation {
         for (int n = 0; n < config.redlockNodes(); n++) {
             nodes.add(new SimRedis(() -> EPOCH_MS + loop.now() / MS));
         }
-        this.book = new HoldBook(server, config.permits(), nodes);
+        this.book =
+                new HoldBook(server, config.permits(), nodes, config.leaseMillis(), () -> EPOCH_MS + loop.now() / MS);
         this.fences = new RedlockFences(loop, nodes, SimClients.REDLOCK_TIMEOUT.toNanos());
         this.builder = new SimClients(loop, config, () -> draining, this::observe, threads);
+        this.builder.listenSingle(new dev.dlock.LockListener() {
+            @Override
+            public void holdLost(String lockName, dev.dlock.LockLostException loss) {
+                blocking.lost(lockName, loss.fencingToken());
+            }
+
+            @Override
+            public void holdExpired(String lockName, dev.dlock.LockLostException end) {
+                blocking.lost(lockName, end.fencingToken());
+            }
+        });
+        this.builder.tapSingle(new SimTransport.Tap() {
+            @Override
+            public void ran(dev.dlock.spi.Script script, String[] keys, Object reply) {
+                if (script.name().equals("admin-force-release") && reply instanceof List<?> r) {
+                    forcedOnServer(keys[0], r);
+                }
+            }
+
+            @Override
+            public void answered(
+                    dev.dlock.spi.Script script, String[] keys, String[] args, long issued, long wipes, Object reply) {}
+        });
         this.week = new SuspendedWeeks(loop, book, random, () -> acquiring, () -> draining, gap -> observe(-3, gap));
         this.kinds = config.redlockNodes() > 0
                 ? Kind.values()
@@ -234,6 +268,8 @@ public final class Simulation {
         }
         restarts(random.split());
         wipes(random.split());
+        serverWipes(random.split());
+        forceReleases(random.split());
         blocking = new BlockingCallers(this, config, loop, random.split());
         for (int c = 0; c < config.clients(); c++) {
             for (int k = 0; k < config.threadCallersPerClient(); k++) {
@@ -258,7 +294,19 @@ public final class Simulation {
         long messages =
                 builder.networks().stream().mapToLong(LoopNetwork::lostMessages).sum();
         long drops = builder.networks().stream().mapToLong(LoopNetwork::drops).sum();
-        return new Result(config, steps, simulated, holds, violation, hash, replies, messages, drops, maxLate / MS);
+        return new Result(
+                config,
+                steps,
+                simulated,
+                holds,
+                violation,
+                hash,
+                replies,
+                messages,
+                drops,
+                maxLate / MS,
+                serverWipes,
+                forceReleases);
     }
 
     /**
@@ -380,6 +428,107 @@ public final class Simulation {
             observe(-4, which, down / MS);
             wipes(own);
         });
+    }
+
+    /**
+     * Now and then ({@code serverWipeEverySeconds} on average) the single server crashes and loses its data: every
+     * client's connections to it are gone at once with what was in flight (nothing more runs there), it is out of
+     * reach for 50 ms to 3 s, and it comes back empty, fencing counters included. Every hold it had is gone, by design
+     * (docs/verification.md, "Without persistence"): the book exempts them from exclusion until their holders can
+     * know ({@link HoldBook}); their tokens still rise.
+     */
+    private void serverWipes(SplittableRandom own) {
+        if (config.serverWipeEverySeconds() <= 0) {
+            return;
+        }
+        long gap = (long) (-Math.log(1 - own.nextDouble()) * config.serverWipeEverySeconds() * 1000) * MS;
+        loop.after(gap, () -> {
+            if (draining) {
+                return;
+            }
+            if (week.pausing()) { // as for a Redlock master: no outage spans a suspended week
+                serverWipes(own);
+                return;
+            }
+            long down = own.nextLong(50, 3000) * MS;
+            for (LoopNetwork network : builder.networksTo(server)) {
+                network.crash(SimNetwork.Link.COMMANDS, down);
+                network.crash(SimNetwork.Link.PUBSUB, down);
+            }
+            book.serverCrashed(EPOCH_MS + loop.now() / MS);
+            serverWipes++;
+            loop.after(down, () -> {
+                server.restart(false);
+                book.serverRestarted(EPOCH_MS + loop.now() / MS);
+                serverWipes(own); // the next crash after this one's restart
+            });
+            observe(-5, down / MS);
+        });
+    }
+
+    /**
+     * Now and then ({@code forceEverySeconds} on average) an operator force-releases a name of the single server
+     * ({@code LockAdmin.forceUnlock}, through a random client's admin, on a caller thread of its own): its holders are
+     * not told, and learn it at their next renewal; its queue is let in. The book exempts exactly the holds it removed
+     * ({@link HoldBook}).
+     */
+    private void forceReleases(SplittableRandom own) {
+        if (config.forceEverySeconds() <= 0) {
+            return;
+        }
+        CallerThreads.Caller admin = threads.start("sim-admin");
+        forceRelease(own, admin);
+    }
+
+    private void forceRelease(SplittableRandom own, CallerThreads.Caller admin) {
+        long gap = (long) (-Math.log(1 - own.nextDouble()) * config.forceEverySeconds() * 1000) * MS;
+        admin.submit(gap, () -> {
+            if (draining) {
+                return;
+            }
+            int n = config.namesPerKind();
+            String name = switch (own.nextInt(4)) {
+                case 0 -> "m" + own.nextInt(n);
+                case 1 -> "rw" + own.nextInt(n);
+                case 2 -> "p" + own.nextInt(n);
+                default -> BlockingCallers.SEMAPHORE;
+            };
+            LockClient client = clients.get(own.nextInt(clients.size()));
+            int outcome;
+            try {
+                outcome = client.admin()
+                        .forceUnlock(name)
+                        .removed()
+                        .map(i -> i.holders().size())
+                        .orElse(0);
+            } catch (LockException e) { // the network's: it may have run; if it did, the book knows from the server
+                outcome = -1;
+            } catch (RuntimeException e) {
+                violation("the operator's forceUnlock of " + name + " threw " + e);
+                outcome = -2;
+            }
+            observe(-6, name.hashCode(), outcome);
+            forceRelease(own, admin);
+        });
+    }
+
+    /**
+     * A force-release ran on the server, on the name of key {@code key}, and answered {@code reply}: the book learns
+     * the tokens it removed, at the server's clock (a mutex's record names the first token of a relay block, and holds
+     * relayed within the client have the block's later ones).
+     */
+    private void forcedOnServer(String key, List<?> reply) {
+        String name = key.substring(key.indexOf('{') + 1, key.lastIndexOf('}'));
+        int block = "mutex".equals(String.valueOf(reply.get(0))) ? HoldBook.RELAY_BLOCK : 1;
+        java.util.Set<Long> tokens = new java.util.HashSet<>();
+        for (Object entry : (List<?>) reply.get(3)) {
+            long token = Long.parseLong(String.valueOf(((List<?>) entry).get(2)));
+            for (int i = 0; i < block; i++) {
+                tokens.add(token + i);
+            }
+        }
+        book.forced(name, EPOCH_MS + loop.now() / MS, tokens);
+        forceReleases++;
     }
 
     void observe(long... values) {
