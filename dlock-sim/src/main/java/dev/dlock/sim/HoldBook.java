@@ -165,13 +165,18 @@ final class HoldBook {
                 break;
             }
         }
+        long force = forcedAt(h);
+        return force >= 0 && (since < 0 || force < since) ? force : since;
+    }
+
+    /** The server's clock (ms) when a force-release first removed {@code h}, or -1 if none did. */
+    private long forcedAt(Hold h) {
         for (Forced f : forced.getOrDefault(h.name(), List.of())) {
-            if (f.removed(h.token()) && (since < 0 || f.atMs() < since)) {
-                since = f.atMs();
-                break; // in order: the first that removed it
+            if (f.removed(h.token())) {
+                return f.atMs(); // in order: the first that removed it
             }
         }
-        return since;
+        return -1;
     }
 
     /**
@@ -184,10 +189,12 @@ final class HoldBook {
             clock == null ? nowMs : clock.getAsLong(), hold.lease().remaining().toMillis()
         });
         String violation = null;
-        // A hold a wipe or a force-release took away before it reached its caller (its reply on the way) was granted
-        // before what the server granted since: its token is judged in the server's grant order, not in the order
-        // the holds reached their callers, so it is not held against holds returned meanwhile.
-        if (hold.lease().isValid() && exemptSince(hold) < 0) {
+        // A hold a force-release took away before it reached its caller (its reply on the way) was granted before what
+        // the server granted since: its token is judged in the server's grant order, not in the order the holds
+        // reached their callers, so it is not held against holds returned meanwhile. Not so for a wipe: a crash loses
+        // every reply in flight, and a token from after the restart must exceed every earlier one however it is
+        // classified (a counter that restarted low would pass for a wiped hold's otherwise).
+        if (hold.lease().isValid() && forcedAt(hold) < 0) {
             String name = hold.name();
             long token = hold.token();
             boolean shared = hold.kind().shared();

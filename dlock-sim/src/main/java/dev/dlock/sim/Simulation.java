@@ -25,7 +25,9 @@ import java.util.concurrent.CompletionException;
  * step (one delivered command, reply or message, or one fired timer) the holds are checked against what may overlap,
  * each by its holder's own view ({@code Lease.isValid()}); each new hold's fencing token against those it excludes.
  * The network also loses replies (the command ran; the client times out) and pub/sub messages, and drops whole
- * connections (what is in flight on them lost; the transports reconnect). The first violation
+ * connections (what is in flight on them lost; the transports reconnect); the servers crash and come back without
+ * their data, and an operator force-releases names ({@link HoldBook} exempts exactly the holds these take away, until
+ * their holders must have learned it). The first violation
  * ends the run; without one, the run ends quiescent: faults healed, callers gone, clients closed, and nothing left on
  * the server but what outlives a lock by design ({@link Leftovers}). A run is a function of its {@link SimConfig}: its
  * trace hash repeats with the seed.
@@ -167,8 +169,7 @@ public final class Simulation {
     private final HoldBook book;
     private final RedlockFences fences;
     private long holds;
-    private long serverWipes; // crashes of the single server that lost its data
-    private long forceReleases; // force-releases that completed
+    private final SingleServerFaults faults;
     private long hash = 0xcbf29ce484222325L;
     private String violation;
     private final SuspendedWeeks week;
@@ -195,19 +196,9 @@ public final class Simulation {
                 blocking.lost(lockName, end.fencingToken());
             }
         });
-        this.builder.tapSingle(new SimTransport.Tap() {
-            @Override
-            public void ran(dev.dlock.spi.Script script, String[] keys, Object reply) {
-                if (script.name().equals("admin-force-release") && reply instanceof List<?> r) {
-                    forcedOnServer(keys[0], r);
-                }
-            }
-
-            @Override
-            public void answered(
-                    dev.dlock.spi.Script script, String[] keys, String[] args, long issued, long wipes, Object reply) {}
-        });
         this.week = new SuspendedWeeks(loop, book, random, () -> acquiring, () -> draining, gap -> observe(-3, gap));
+        this.faults = new SingleServerFaults(this, config, loop, server, clients, builder, threads, EPOCH_MS);
+        this.builder.tapSingle(faults.tap());
         this.kinds = config.redlockNodes() > 0
                 ? Kind.values()
                 : java.util.Arrays.stream(Kind.values())
@@ -268,8 +259,8 @@ public final class Simulation {
         }
         restarts(random.split());
         wipes(random.split());
-        serverWipes(random.split());
-        forceReleases(random.split());
+        faults.serverWipes(random.split());
+        faults.forceReleases(random.split());
         blocking = new BlockingCallers(this, config, loop, random.split());
         for (int c = 0; c < config.clients(); c++) {
             for (int k = 0; k < config.threadCallersPerClient(); k++) {
@@ -305,8 +296,8 @@ public final class Simulation {
                 messages,
                 drops,
                 maxLate / MS,
-                serverWipes,
-                forceReleases);
+                faults.wipes(),
+                faults.forced());
     }
 
     /**
@@ -379,8 +370,8 @@ public final class Simulation {
     /**
      * Now and then (every 20–60 s) one server restarts with its data, as from an AOF: the keys that expired meanwhile
      * are gone, the script cache is empty (the next EVALSHA meets NOSCRIPT) and every client connection is closed:
-     * the commands in flight fail, and the transports reconnect and subscribe again. Not without its data: the single server then loses every hold
-     * by design (docs/fencing.md), and a Redlock master must then stay down for a lease, which is not simulated yet.
+     * the commands in flight fail, and the transports reconnect and subscribe again. Restarts without data are
+     * {@link #wipes} (a Redlock master's) and {@link SingleServerFaults#serverWipes} (the single server's).
      */
     private void restarts(SplittableRandom own) {
         loop.after(own.nextLong(20_000, 60_000) * MS, () -> {
@@ -428,107 +419,6 @@ public final class Simulation {
             observe(-4, which, down / MS);
             wipes(own);
         });
-    }
-
-    /**
-     * Now and then ({@code serverWipeEverySeconds} on average) the single server crashes and loses its data: every
-     * client's connections to it are gone at once with what was in flight (nothing more runs there), it is out of
-     * reach for 50 ms to 3 s, and it comes back empty, fencing counters included. Every hold it had is gone, by design
-     * (docs/verification.md, "Without persistence"): the book exempts them from exclusion until their holders can
-     * know ({@link HoldBook}); their tokens still rise.
-     */
-    private void serverWipes(SplittableRandom own) {
-        if (config.serverWipeEverySeconds() <= 0) {
-            return;
-        }
-        long gap = (long) (-Math.log(1 - own.nextDouble()) * config.serverWipeEverySeconds() * 1000) * MS;
-        loop.after(gap, () -> {
-            if (draining) {
-                return;
-            }
-            if (week.pausing()) { // as for a Redlock master: no outage spans a suspended week
-                serverWipes(own);
-                return;
-            }
-            long down = own.nextLong(50, 3000) * MS;
-            for (LoopNetwork network : builder.networksTo(server)) {
-                network.crash(SimNetwork.Link.COMMANDS, down);
-                network.crash(SimNetwork.Link.PUBSUB, down);
-            }
-            book.serverCrashed(EPOCH_MS + loop.now() / MS);
-            serverWipes++;
-            loop.after(down, () -> {
-                server.restart(false);
-                book.serverRestarted(EPOCH_MS + loop.now() / MS);
-                serverWipes(own); // the next crash after this one's restart
-            });
-            observe(-5, down / MS);
-        });
-    }
-
-    /**
-     * Now and then ({@code forceEverySeconds} on average) an operator force-releases a name of the single server
-     * ({@code LockAdmin.forceUnlock}, through a random client's admin, on a caller thread of its own): its holders are
-     * not told, and learn it at their next renewal; its queue is let in. The book exempts exactly the holds it removed
-     * ({@link HoldBook}).
-     */
-    private void forceReleases(SplittableRandom own) {
-        if (config.forceEverySeconds() <= 0) {
-            return;
-        }
-        CallerThreads.Caller admin = threads.start("sim-admin");
-        forceRelease(own, admin);
-    }
-
-    private void forceRelease(SplittableRandom own, CallerThreads.Caller admin) {
-        long gap = (long) (-Math.log(1 - own.nextDouble()) * config.forceEverySeconds() * 1000) * MS;
-        admin.submit(gap, () -> {
-            if (draining) {
-                return;
-            }
-            int n = config.namesPerKind();
-            String name = switch (own.nextInt(4)) {
-                case 0 -> "m" + own.nextInt(n);
-                case 1 -> "rw" + own.nextInt(n);
-                case 2 -> "p" + own.nextInt(n);
-                default -> BlockingCallers.SEMAPHORE;
-            };
-            LockClient client = clients.get(own.nextInt(clients.size()));
-            int outcome;
-            try {
-                outcome = client.admin()
-                        .forceUnlock(name)
-                        .removed()
-                        .map(i -> i.holders().size())
-                        .orElse(0);
-            } catch (LockException e) { // the network's: it may have run; if it did, the book knows from the server
-                outcome = -1;
-            } catch (RuntimeException e) {
-                violation("the operator's forceUnlock of " + name + " threw " + e);
-                outcome = -2;
-            }
-            observe(-6, name.hashCode(), outcome);
-            forceRelease(own, admin);
-        });
-    }
-
-    /**
-     * A force-release ran on the server, on the name of key {@code key}, and answered {@code reply}: the book learns
-     * the tokens it removed, at the server's clock (a mutex's record names the first token of a relay block, and holds
-     * relayed within the client have the block's later ones).
-     */
-    private void forcedOnServer(String key, List<?> reply) {
-        String name = key.substring(key.indexOf('{') + 1, key.lastIndexOf('}'));
-        int block = "mutex".equals(String.valueOf(reply.get(0))) ? HoldBook.RELAY_BLOCK : 1;
-        java.util.Set<Long> tokens = new java.util.HashSet<>();
-        for (Object entry : (List<?>) reply.get(3)) {
-            long token = Long.parseLong(String.valueOf(((List<?>) entry).get(2)));
-            for (int i = 0; i < block; i++) {
-                tokens.add(token + i);
-            }
-        }
-        book.forced(name, EPOCH_MS + loop.now() / MS, tokens);
-        forceReleases++;
     }
 
     void observe(long... values) {

@@ -151,6 +151,19 @@ final class HoldBookTest {
     }
 
     @Test
+    void aTokenAfterAWipe_mustStillExceedEveryEarlierOne_thoughItPassesForAWipedHold() {
+        long[] now = {NOW};
+        HoldBook wiped = new HoldBook(server, 3, List.of(), 1000, () -> now[0]);
+        Hold before = new Hold(Kind.MUTEX, "m", NOW * 1000, validUntil(now, NOW + 1000), 1);
+        wiped.taken(before);
+        wiped.serverCrashed(NOW + 100);
+        now[0] = NOW + 300;
+        wiped.serverRestarted(now[0]);
+        Hold reset = new Hold(Kind.MUTEX, "m", 1, validUntil(now, NOW + 1300), 2); // a counter that began again
+        assertThat(wiped.taken(reset)).contains("took token 1 after a conflicting hold had " + NOW * 1000);
+    }
+
+    @Test
     void aForceRelease_exemptsTheHoldsItRemoved_andNoOther_untilALeaseAfterIt() {
         long[] now = {NOW - 500};
         HoldBook forced = new HoldBook(server, 3, List.of(), 1000, () -> now[0]);
