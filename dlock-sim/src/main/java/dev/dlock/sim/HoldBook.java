@@ -95,6 +95,9 @@ final class HoldBook {
 
     private final long leaseMillis;
     private final LongSupplier clock;
+    /** The holds found believed valid after a wipe or force-release took them away, and which of the two. */
+    private final Map<Hold, String> exempted = new IdentityHashMap<>();
+
     private long nowMs;
 
     /** A force-release of a name, run on the server at its clock {@code atMs}: the tokens it removed. */
@@ -268,6 +271,16 @@ final class HoldBook {
                 .allMatch(h -> h.lease().remaining().toNanos() > nanos);
     }
 
+    /**
+     * How many holds were seen believed valid after the server had lost them, by cause ({@code "restart without
+     * data"}, {@code "force-release"}): the overlaps dlock does not exclude, which the run exempted.
+     */
+    Map<String, Long> exemptions() {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        exempted.values().forEach(cause -> out.merge(cause, 1L, Long::sum));
+        return out;
+    }
+
     /** Forgets a hold its caller gives back. */
     void released(Hold hold) {
         held.get(hold.name()).remove(hold);
@@ -294,6 +307,7 @@ final class HoldBook {
                 if (h.lease().isValid()) {
                     long since = exemptSince(h);
                     if (since >= 0) {
+                        exempted.put(h, forcedAt(h) == since ? "force-release" : "restart without data");
                         String late = lateLoss(h, since, nowMs);
                         if (late != null) {
                             return late;

@@ -218,7 +218,9 @@ public final class Simulation {
 
     /**
      * Runs one simulation, and tells {@code tally} what its blocking callers did: the holds they put in the book, by
-     * kind ({@code "book REDLOCK"}: one per name), and their {@code lockInterruptibly()} outcomes.
+     * kind ({@code "book REDLOCK"}: one per name), and their {@code lockInterruptibly()} outcomes; and how many holds
+     * the book exempted, believed valid after the server lost them ({@code "exempt after force-release"}, {@code
+     * "exempt after restart without data"}).
      *
      * @param config what to run
      * @param tally where the counts go
@@ -231,6 +233,7 @@ public final class Simulation {
         } finally {
             run.threads.close(); // no caller thread outlives its run
             tally.putAll(run.tally);
+            run.book.exemptions().forEach((cause, n) -> tally.put("exempt after " + cause, n));
         }
     }
 
