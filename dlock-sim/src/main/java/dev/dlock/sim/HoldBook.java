@@ -25,9 +25,9 @@ import java.util.function.LongSupplier;
  * (in µs) when it came back (every token granted before it is: a token is {@code max(last + 1, TIME in µs)}, and the
  * counter is lost with the data; every token granted after it is not), or a force-release that removed its token (as
  * the script ran on the server, whether or not its reply reached the operator). Its holder must
- * then see it lost by the end of the lease it could have had at that event: the event's instant (or the hold's return
- * to its caller, if later) plus a lease for a watchdog's lease (no renewal after it can succeed: the key is gone), the
- * hold's own end for a fixed lease, with 100 ppm of drift and 2 ms. The fencing-token check is not relaxed: tokens
+ * then see it lost by the end of the lease it could have had at that event: the event's instant plus a lease for a
+ * watchdog's lease (no renewal after it can succeed: the key is gone; every deadline counts from a request sent before
+ * it), the hold's own end for a fixed lease, with 100 ppm of drift and 2 ms. The fencing-token check is not relaxed: tokens
  * still rise per name across both.
  */
 final class HoldBook {
@@ -340,13 +340,14 @@ final class HoldBook {
 
     /**
      * Null if {@code h}, taken away on the server at {@code since} (a wipe or a force-release), may still be believed
-     * valid at {@code nowMs}: until the lease it could have had then ends (a watchdog's lease: a lease from then, or
-     * from its return to its caller if later, as no renewal can succeed after it; a fixed lease: its own end), with 100
-     * ppm of drift and 2 ms to spare. Else the violation.
+     * valid at {@code nowMs}: until the lease it could have had then ends, with 100 ppm of drift and 2 ms to spare. A
+     * watchdog's lease: a lease from then, as no renewal can succeed after it and every deadline counts from a request
+     * sent before it; a fixed lease: its own end, as its holder believed it when the hold reached it. Else the
+     * violation.
      */
     private String lateLoss(Hold h, long since, long nowMs) {
         long[] t = takenAt.get(h);
-        long end = Math.max(Math.max(since, t[0]) + leaseMillis, t[0] + t[1]);
+        long end = Math.max(since + leaseMillis, t[0] + t[1]);
         long bound = end + (end - Math.min(since, t[0])) / 10_000 + 2;
         return nowMs <= bound
                 ? null
