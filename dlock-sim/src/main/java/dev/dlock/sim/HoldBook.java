@@ -90,6 +90,8 @@ final class HoldBook {
     private final Map<Hold, long[]> takenAt = new IdentityHashMap<>();
     /** The single server's restarts without data: its clock (ms) at the crash, and (µs) when it came back. */
     private final List<long[]> wipes = new ArrayList<>();
+    /** Per wipe: the largest tokens of holds taken before it (of any hold, and of exclusive ones), per name. */
+    private final List<List<Map<String, Long>>> beforeWipe = new ArrayList<>();
     /** Per name: its force-releases. */
     private final Map<String, List<Forced>> forced = new HashMap<>();
 
@@ -140,6 +142,7 @@ final class HoldBook {
             throw new IllegalStateException("the server crashed again before it came back");
         }
         wipes.add(new long[] {nowMs, Long.MAX_VALUE});
+        beforeWipe.add(List.of(new HashMap<>(maxToken), new HashMap<>(maxExclusiveToken)));
         lowered.clear();
     }
 
@@ -161,13 +164,7 @@ final class HoldBook {
         if (h.kind() == Kind.REDLOCK) {
             return -1; // on the masters: their own rule (RedlockFences)
         }
-        long since = -1;
-        for (long[] wipe : wipes) {
-            if (h.token() < wipe[1]) {
-                since = wipe[0];
-                break;
-            }
-        }
+        long since = wipeAt(h);
         long force = forcedAt(h);
         return force >= 0 && (since < 0 || force < since) ? force : since;
     }
@@ -194,14 +191,20 @@ final class HoldBook {
         String violation = null;
         // A hold a force-release took away before it reached its caller (its reply on the way) was granted before what
         // the server granted since: its token is judged in the server's grant order, not in the order the holds
-        // reached their callers, so it is not held against holds returned meanwhile. Not so for a wipe: a crash loses
-        // every reply in flight, and a token from after the restart must exceed every earlier one however it is
-        // classified (a counter that restarted low would pass for a wiped hold's otherwise).
+        // reached their callers, so it is not held against holds returned meanwhile. A wiped one's still is, against
+        // the holds taken before the wipe (a crash loses every reply in flight; only a relay within a client reaches
+        // its caller after it): a counter that began again low after a wipe must not pass for a wiped hold's.
         if (hold.lease().isValid() && forcedAt(hold) < 0) {
             String name = hold.name();
             long token = hold.token();
             boolean shared = hold.kind().shared();
-            long before = shared ? maxExclusiveToken.getOrDefault(name, 0L) : maxToken.getOrDefault(name, 0L);
+            // A hold relayed within its client without a round trip, from a block the server granted before a wipe,
+            // may reach its caller after it: judged against the holds taken before that wipe.
+            int wipe = wipeIndex(hold);
+            Map<String, Long> all = wipe < 0 ? maxToken : beforeWipe.get(wipe).get(0);
+            Map<String, Long> exclusive =
+                    wipe < 0 ? maxExclusiveToken : beforeWipe.get(wipe).get(1);
+            long before = shared ? exclusive.getOrDefault(name, 0L) : all.getOrDefault(name, 0L);
             // a Redlock token is checked against every earlier hold where docs/redlock.md promises it ({@link
             // RedlockFences}): beyond that promise, masters that lost their data may lawfully let it fall
             if (hold.kind() != Kind.PERMIT && hold.kind() != Kind.REDLOCK && token <= before) {
@@ -359,9 +362,18 @@ final class HoldBook {
     }
 
     private long wipeAt(Hold h) {
-        for (long[] wipe : wipes) {
-            if (h.token() < wipe[1]) {
-                return wipe[0];
+        int i = wipeIndex(h);
+        return i < 0 ? -1 : wipes.get(i)[0];
+    }
+
+    /** The first wipe that took {@code h} away (a single server's hold whose token is below its restart), or -1. */
+    private int wipeIndex(Hold h) {
+        if (h.kind() == Kind.REDLOCK) {
+            return -1;
+        }
+        for (int i = 0; i < wipes.size(); i++) {
+            if (h.token() < wipes.get(i)[1]) {
+                return i;
             }
         }
         return -1;

@@ -164,6 +164,24 @@ final class HoldBookTest {
     }
 
     @Test
+    void aHoldRelayedAfterAWipe_fromABlockGrantedBeforeIt_isJudgedAgainstTheHoldsBeforeTheWipe() {
+        long[] now = {NOW};
+        HoldBook wiped = new HoldBook(server, 3, List.of(), 1000, () -> now[0]);
+        Hold before = new Hold(Kind.MUTEX, "m", NOW * 1000, validUntil(now, NOW + 50), 1);
+        wiped.taken(before);
+        wiped.released(before);
+        wiped.serverCrashed(NOW + 100);
+        now[0] = NOW + 300;
+        wiped.serverRestarted(now[0]);
+        long fresh = now[0] * 1000;
+        server.call("HSET", "dlock:{m}", "owner", "c:lease-2", "token", Long.toString(fresh));
+        wiped.taken(new Hold(Kind.MUTEX, "m", fresh, validUntil(now, NOW + 1300), 2));
+        Hold relayed = new Hold(Kind.MUTEX, "m", (NOW + 60) * 1000, validUntil(now, NOW + 1000), 3);
+        assertThat(wiped.taken(relayed)).as("above every hold before the wipe").isNull();
+        assertThat(wiped.check(now[0])).as("the overlap dlock does not exclude").isNull();
+    }
+
+    @Test
     void aForceRelease_exemptsTheHoldsItRemoved_andNoOther_untilALeaseAfterIt() {
         long[] now = {NOW - 500};
         HoldBook forced = new HoldBook(server, 3, List.of(), 1000, () -> now[0]);
