@@ -60,6 +60,14 @@ final class BlockingCallers {
         this.locks = new ThreadLocks(run, config, loop, random);
     }
 
+    /**
+     * A client of the single server told its listeners that its hold of {@code name} with {@code token} was lost or
+     * expired: a thread's view of that hold (and of the other names of its multi-lock) ends now ({@link ThreadLocks}).
+     */
+    void lost(String name, long token) {
+        locks.lost(name, token);
+    }
+
     /** The fencing tokens of fixed-lease holds whose release was not confirmed: they may live on to their end. */
     Set<Long> unreleased() {
         return unreleased;

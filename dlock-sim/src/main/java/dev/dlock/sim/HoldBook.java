@@ -4,9 +4,12 @@ import dev.dlock.Lease;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
  * The holds a {@link Simulation}'s callers have, as they have them, and the invariants over them: no two holds of a
@@ -14,6 +17,18 @@ import java.util.Map;
  * holder believes valid held on the server (a shared hold also in a holders' hash that lives at least as long as its
  * entry), and a new hold's fencing token above every valid hold it excludes. Not thread-safe: a run is one thread's at a
  * time.
+ *
+ * <p>Two events end holds on the single server without their holders being told, and dlock promises no exclusion
+ * across them (docs/verification.md, "Without persistence"; {@code LockAdmin.forceUnlock}): a restart of the server
+ * without its data, and a force-release. A hold of the single server is <em>exempt</em> from the exclusion, count and
+ * server-side checks once such an event took it away: a wipe after which the hold's token is below the server's clock
+ * (in µs) when it came back (every token granted before it is: a token is {@code max(last + 1, TIME in µs)}, and the
+ * counter is lost with the data; every token granted after it is not), or a force-release that removed its token (as
+ * the script ran on the server, whether or not its reply reached the operator). Its holder must
+ * then see it lost by the end of the lease it could have had at that event: the event's instant plus a lease for a
+ * watchdog's lease (no renewal after it can succeed: the key is gone; every deadline counts from a request sent before
+ * it), the hold's own end for a fixed lease, with 100 ppm of drift and 2 ms. The fencing-token check is not relaxed: tokens
+ * still rise per name across both.
  */
 final class HoldBook {
     /** The kinds of hold the callers take. */
@@ -71,6 +86,28 @@ final class HoldBook {
     private final Map<String, Long> maxExclusiveToken = new HashMap<>();
     /** A semaphore's count lowered by setPermits, and the world time from which it is surely in force. */
     private final Map<String, long[]> lowered = new HashMap<>();
+    /** Per hold: the server's clock (ms) when its caller got it, and the ms its holder then believed it had left. */
+    private final Map<Hold, long[]> takenAt = new IdentityHashMap<>();
+    /** The single server's restarts without data: its clock (ms) at the crash, and (µs) when it came back. */
+    private final List<long[]> wipes = new ArrayList<>();
+    /** Per wipe: the largest tokens of holds taken before it (of any hold, and of exclusive ones), per name. */
+    private final List<List<Map<String, Long>>> beforeWipe = new ArrayList<>();
+    /** Per name: its force-releases. */
+    private final Map<String, List<Forced>> forced = new HashMap<>();
+
+    private final long leaseMillis;
+    private final LongSupplier clock;
+    /** The holds found believed valid after a wipe or force-release took them away, and which of the two. */
+    private final Map<Hold, String> exempted = new IdentityHashMap<>();
+
+    private long nowMs;
+
+    /** A force-release of a name, run on the server at its clock {@code atMs}: the tokens it removed. */
+    private record Forced(long atMs, Set<Long> tokens) {
+        boolean removed(long token) {
+            return tokens.contains(token);
+        }
+    }
 
     /**
      * @param server the server the holds are taken on
@@ -78,9 +115,68 @@ final class HoldBook {
      * @param nodes Redlock's masters
      */
     HoldBook(SimRedis server, int permits, List<SimRedis> nodes) {
+        this(server, permits, nodes, 1000, null);
+    }
+
+    /**
+     * @param server the server the holds are taken on
+     * @param permits the semaphores' permits
+     * @param nodes Redlock's masters
+     * @param leaseMillis the watchdog's lease time
+     * @param clock the server's clock (ms), or null for the time of the last check
+     */
+    HoldBook(SimRedis server, int permits, List<SimRedis> nodes, long leaseMillis, LongSupplier clock) {
         this.server = server;
         this.permits = permits;
         this.nodes = nodes;
+        this.leaseMillis = leaseMillis;
+        this.clock = clock;
+    }
+
+    /**
+     * The single server crashed, its data to be lost, at its clock {@code nowMs}: a count {@code setPermits} lowered is
+     * lost with the record (the next acquire makes it again with the count it is created with).
+     */
+    void serverCrashed(long nowMs) {
+        if (!wipes.isEmpty() && wipes.get(wipes.size() - 1)[1] == Long.MAX_VALUE) {
+            throw new IllegalStateException("the server crashed again before it came back");
+        }
+        wipes.add(new long[] {nowMs, Long.MAX_VALUE});
+        beforeWipe.add(List.of(new HashMap<>(maxToken), new HashMap<>(maxExclusiveToken)));
+        lowered.clear();
+    }
+
+    /** The single server came back empty at its clock {@code nowMs}. */
+    void serverRestarted(long nowMs) {
+        wipes.get(wipes.size() - 1)[1] = nowMs * 1000;
+    }
+
+    /**
+     * A force-release of {@code name} ran on the server at its clock {@code nowMs} and removed the holds of {@code
+     * tokens} (told as it runs, whether or not its reply reaches the operator).
+     */
+    void forced(String name, long nowMs, Set<Long> tokens) {
+        forced.computeIfAbsent(name, k -> new ArrayList<>()).add(new Forced(nowMs, tokens));
+    }
+
+    /** The server's clock (ms) when a wipe or a force-release first took {@code h} away, or -1 if none did. */
+    private long exemptSince(Hold h) {
+        if (h.kind() == Kind.REDLOCK) {
+            return -1; // on the masters: their own rule (RedlockFences)
+        }
+        long since = wipeAt(h);
+        long force = forcedAt(h);
+        return force >= 0 && (since < 0 || force < since) ? force : since;
+    }
+
+    /** The server's clock (ms) when a force-release first removed {@code h}, or -1 if none did. */
+    private long forcedAt(Hold h) {
+        for (Forced f : forced.getOrDefault(h.name(), List.of())) {
+            if (f.removed(h.token())) {
+                return f.atMs(); // in order: the first that removed it
+            }
+        }
+        return -1;
     }
 
     /**
@@ -89,12 +185,26 @@ final class HoldBook {
      * @return the violation, or null
      */
     String taken(Hold hold) {
+        takenAt.put(hold, new long[] {
+            clock == null ? nowMs : clock.getAsLong(), hold.lease().remaining().toMillis()
+        });
         String violation = null;
-        if (hold.lease().isValid()) {
+        // A hold a force-release took away before it reached its caller (its reply on the way) was granted before what
+        // the server granted since: its token is judged in the server's grant order, not in the order the holds
+        // reached their callers, so it is not held against holds returned meanwhile. A wiped one's still is, against
+        // the holds taken before the wipe (a crash loses every reply in flight; only a relay within a client reaches
+        // its caller after it): a counter that began again low after a wipe must not pass for a wiped hold's.
+        if (hold.lease().isValid() && forcedAt(hold) < 0) {
             String name = hold.name();
             long token = hold.token();
             boolean shared = hold.kind().shared();
-            long before = shared ? maxExclusiveToken.getOrDefault(name, 0L) : maxToken.getOrDefault(name, 0L);
+            // A hold relayed within its client without a round trip, from a block the server granted before a wipe,
+            // may reach its caller after it: judged against the holds taken before that wipe.
+            int wipe = wipeIndex(hold);
+            Map<String, Long> all = wipe < 0 ? maxToken : beforeWipe.get(wipe).get(0);
+            Map<String, Long> exclusive =
+                    wipe < 0 ? maxExclusiveToken : beforeWipe.get(wipe).get(1);
+            long before = shared ? exclusive.getOrDefault(name, 0L) : all.getOrDefault(name, 0L);
             // a Redlock token is checked against every earlier hold where docs/redlock.md promises it ({@link
             // RedlockFences}): beyond that promise, masters that lost their data may lawfully let it fall
             if (hold.kind() != Kind.PERMIT && hold.kind() != Kind.REDLOCK && token <= before) {
@@ -144,14 +254,14 @@ final class HoldBook {
             return null;
         }
         long valid = held.getOrDefault(hold.name(), List.of()).stream()
-                .filter(h -> h.lease().isValid())
+                .filter(h -> h.lease().isValid() && exemptSince(h) < 0)
                 .count();
         return valid <= count[0]
                 ? null
                 : valid + " valid permit holds of " + hold.name() + " after setPermits(" + count[0]
                         + ") was in force before the acquire of token " + hold.token() + " began (callers and tokens: "
                         + held.get(hold.name()).stream()
-                                .filter(h -> h.lease().isValid())
+                                .filter(h -> h.lease().isValid() && exemptSince(h) < 0)
                                 .map(h -> h.caller() + "/" + h.token())
                                 .toList()
                         + ")";
@@ -164,9 +274,20 @@ final class HoldBook {
                 .allMatch(h -> h.lease().remaining().toNanos() > nanos);
     }
 
+    /**
+     * How many holds were seen believed valid after the server had lost them, by cause ({@code "restart without
+     * data"}, {@code "force-release"}): the overlaps dlock does not exclude, which the run exempted.
+     */
+    Map<String, Long> exemptions() {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        exempted.values().forEach(cause -> out.merge(cause, 1L, Long::sum));
+        return out;
+    }
+
     /** Forgets a hold its caller gives back. */
     void released(Hold hold) {
         held.get(hold.name()).remove(hold);
+        takenAt.remove(hold);
     }
 
     /** Whether no caller has a hold. */
@@ -181,11 +302,21 @@ final class HoldBook {
      * @return the first violation, or null
      */
     String check(long nowMs) {
+        this.nowMs = nowMs;
         for (Map.Entry<String, List<Hold>> e : held.entrySet()) {
             int valid = 0;
             int exclusive = 0;
             for (Hold h : e.getValue()) {
                 if (h.lease().isValid()) {
+                    long since = exemptSince(h);
+                    if (since >= 0) {
+                        exempted.put(h, forcedAt(h) == since ? "force-release" : "restart without data");
+                        String late = lateLoss(h, since, nowMs);
+                        if (late != null) {
+                            return late;
+                        }
+                        continue; // taken away on the server: its holder has not learned it yet, within its bound
+                    }
                     valid++;
                     if (!h.kind().shared()) {
                         exclusive++;
@@ -208,6 +339,44 @@ final class HoldBook {
             }
         }
         return null;
+    }
+
+    /**
+     * Null if {@code h}, taken away on the server at {@code since} (a wipe or a force-release), may still be believed
+     * valid at {@code nowMs}: until the lease it could have had then ends, with 100 ppm of drift and 2 ms to spare. A
+     * watchdog's lease: a lease from then, as no renewal can succeed after it and every deadline counts from a request
+     * sent before it; a fixed lease: its own end, as its holder believed it when the hold reached it. Else the
+     * violation.
+     */
+    private String lateLoss(Hold h, long since, long nowMs) {
+        long[] t = takenAt.get(h);
+        long end = Math.max(since + leaseMillis, t[0] + t[1]);
+        long bound = end + (end - Math.min(since, t[0])) / 10_000 + 2;
+        return nowMs <= bound
+                ? null
+                : "caller " + h.caller() + " believes its " + h.kind() + " hold of " + h.name() + " (token " + h.token()
+                        + ") valid for " + h.lease().remaining().toMillis() + " ms more at " + nowMs
+                        + ", but the server lost it at " + since + " ("
+                        + (since == wipeAt(h) ? "restart without data" : "force-release")
+                        + "; hold returned at " + t[0] + "): past its bound " + bound;
+    }
+
+    private long wipeAt(Hold h) {
+        int i = wipeIndex(h);
+        return i < 0 ? -1 : wipes.get(i)[0];
+    }
+
+    /** The first wipe that took {@code h} away (a single server's hold whose token is below its restart), or -1. */
+    private int wipeIndex(Hold h) {
+        if (h.kind() == Kind.REDLOCK) {
+            return -1;
+        }
+        for (int i = 0; i < wipes.size(); i++) {
+            if (h.token() < wipes.get(i)[1]) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Null if the server holds {@code h} for its holder, or what the server has instead. */

@@ -33,8 +33,10 @@ final class SimClients {
     private final BooleanSupplier draining;
     private final Consumer<long[]> observe;
     private final List<LoopNetwork> networks = new ArrayList<>();
-    private final Map<SimRedis, List<LoopNetwork>> networksTo = new HashMap<>(); // Redlock masters' only
+    private final Map<SimRedis, List<LoopNetwork>> networksTo = new HashMap<>(); // by server
     private final CallerThreads threads;
+    private SimTransport.Tap scripts; // told of the single server's scripts as they run
+    private dev.dlock.LockListener listener; // of the single server's clients' lock events
 
     /**
      * @param loop the world
@@ -61,20 +63,37 @@ final class SimClients {
         return networks;
     }
 
-    /** The networks of every Redlock client to {@code master}: a crash of the master cuts them all. */
+    /** The networks of every client to {@code master}: a crash of the server cuts them all. */
     List<LoopNetwork> networksTo(SimRedis master) {
         return networksTo.getOrDefault(master, List.of());
+    }
+
+    /** Every client of the one server built after this call tells {@code tap} of its scripts as they run. */
+    void tapSingle(SimTransport.Tap tap) {
+        this.scripts = tap;
+    }
+
+    /** Every client of the one server built after this call tells {@code listener} of its lock events. */
+    void listenSingle(dev.dlock.LockListener listener) {
+        this.listener = listener;
     }
 
     /** A client of the one server. */
     LockClient single(int index, SimRedis server, SplittableRandom own) {
         SimTransport transport = transport(server, own, COMMAND_TIMEOUT, reconnects(index));
+        networksTo.computeIfAbsent(server, k -> new ArrayList<>()).add(networks.get(networks.size() - 1));
+        if (scripts != null) {
+            transport.tap(scripts);
+        }
         String id = String.format(Locale.ROOT, "sim%05d-%08x", index, own.nextInt());
         SimClientRuntime runtime = new SimClientRuntime(
                         loop, own.nextLong(0, 1_000_000 * MS), own.nextDouble(-50, 50), id)
                 .callers(threads);
-        return LockClient.builder()
-                .redisUri("redis://sim")
+        LockClient.Builder b = LockClient.builder();
+        if (listener != null) {
+            b.listener(listener);
+        }
+        return b.redisUri("redis://sim")
                 .transport(new TransportFactory() {
                     @Override
                     public Transport connect(TransportConfig c) {

@@ -188,6 +188,9 @@ final class SimCommands {
             } catch (RedisReplyException e) {
                 reply = e;
             }
+            if (tap != null) {
+                tap.ran(call.script, call.keys, reply);
+            }
             Object answer = reply;
             network.toClient(SimNetwork.Link.COMMANDS, () -> replied(send, on, asSource, wipes, answer));
         });

@@ -28,6 +28,10 @@ import java.util.function.Consumer;
  * @param wipeEverySeconds the mean simulated time between two crashes of a Redlock master that lose its data (each
  *     master down for at least a lease plus the drift allowance, as docs/redlock.md's delayed-restart rule requires,
  *     then back empty), or 0 for none
+ * @param serverWipeEverySeconds the mean simulated time between two crashes of the single server that lose its data
+ *     (down for 50 ms to 3 s, then back empty: every hold it had is gone, by design), or 0 for none
+ * @param forceEverySeconds the mean simulated time between two {@code LockAdmin.forceUnlock} calls of an operator on
+ *     a name of the single server, or 0 for none
  * @param fenceCut the chance that a Redlock client's connection to a master drops right after it sent a fencing
  *     write-back ({@code redlock-fence.lua}), so that the write-back never runs
  * @param control the negative control its clients run with ({@code dlock.unsafe.control}), or empty
@@ -48,10 +52,16 @@ public record SimConfig(
         double messageLoss,
         long dropEverySeconds,
         long wipeEverySeconds,
+        long serverWipeEverySeconds,
+        long forceEverySeconds,
         double fenceCut,
         String control) {
     /** The default of {@link #wipeEverySeconds}. */
     static final long WIPE_EVERY = 10;
+    /** The default of {@link #serverWipeEverySeconds}: about four per 200,000 steps. */
+    static final long SERVER_WIPE_EVERY = 120;
+    /** The default of {@link #forceEverySeconds}: about fifteen per 200,000 steps. */
+    static final long FORCE_EVERY = 30;
     /** The default of {@link #fenceCut}. */
     static final double FENCE_CUT = 0.3;
 
@@ -67,7 +77,25 @@ public record SimConfig(
      */
     public static SimConfig of(long seed, long steps) {
         return new SimConfig(
-                seed, steps, 3, 4, 2, 3, 3, 3, 1000, 20, 1500, 0.001, 0.01, 600, WIPE_EVERY, FENCE_CUT, "");
+                seed,
+                steps,
+                3,
+                4,
+                2,
+                3,
+                3,
+                3,
+                1000,
+                20,
+                1500,
+                0.001,
+                0.01,
+                600,
+                WIPE_EVERY,
+                SERVER_WIPE_EVERY,
+                FORCE_EVERY,
+                FENCE_CUT,
+                "");
     }
 
     /**
@@ -81,7 +109,8 @@ public record SimConfig(
                 + redlockNodes + ",lease="
                 + leaseMillis + ",delay=" + maxDelayMillis + ",spike=" + spikeDelayMillis + ",replyLoss="
                 + replyLoss + ",messageLoss=" + messageLoss + ",dropEvery=" + dropEverySeconds + ",wipeEvery="
-                + wipeEverySeconds + ",fenceCut=" + fenceCut + ",control=" + control;
+                + wipeEverySeconds + ",serverWipeEvery=" + serverWipeEverySeconds + ",forceEvery=" + forceEverySeconds
+                + ",fenceCut=" + fenceCut + ",control=" + control;
     }
 
     /**
@@ -119,6 +148,8 @@ public record SimConfig(
             x.messageLoss = Double.parseDouble(v.getOrDefault("messageLoss", "" + d.messageLoss));
             x.dropEverySeconds = Long.parseLong(v.getOrDefault("dropEvery", "" + d.dropEverySeconds));
             x.wipeEverySeconds = Long.parseLong(v.getOrDefault("wipeEvery", "" + d.wipeEverySeconds));
+            x.serverWipeEverySeconds = Long.parseLong(v.getOrDefault("serverWipeEvery", "" + d.serverWipeEverySeconds));
+            x.forceEverySeconds = Long.parseLong(v.getOrDefault("forceEvery", "" + d.forceEverySeconds));
             x.fenceCut = Double.parseDouble(v.getOrDefault("fenceCut", "" + d.fenceCut));
             x.control = v.getOrDefault("control", d.control);
         });
@@ -137,6 +168,8 @@ public record SimConfig(
                         "messageLoss",
                         "dropEvery",
                         "wipeEvery",
+                        "serverWipeEvery",
+                        "forceEvery",
                         "fenceCut",
                         "control"));
         if (!v.isEmpty()) {
@@ -175,6 +208,8 @@ public record SimConfig(
                 x.messageLoss,
                 x.dropEverySeconds,
                 x.wipeEverySeconds,
+                x.serverWipeEverySeconds,
+                x.forceEverySeconds,
                 x.fenceCut,
                 x.control);
     }
@@ -196,6 +231,8 @@ public record SimConfig(
         double messageLoss;
         long dropEverySeconds;
         long wipeEverySeconds;
+        long serverWipeEverySeconds;
+        long forceEverySeconds;
         double fenceCut;
         String control;
 
@@ -215,6 +252,8 @@ public record SimConfig(
             messageLoss = c.messageLoss;
             dropEverySeconds = c.dropEverySeconds;
             wipeEverySeconds = c.wipeEverySeconds;
+            serverWipeEverySeconds = c.serverWipeEverySeconds;
+            forceEverySeconds = c.forceEverySeconds;
             fenceCut = c.fenceCut;
             control = c.control;
         }

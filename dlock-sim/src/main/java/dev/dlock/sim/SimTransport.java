@@ -66,10 +66,20 @@ public final class SimTransport implements Transport {
     }
 
     /**
-     * Told of every script reply that reaches the client in time (its future not yet done), just before; and asked,
-     * as each script is sent, whether the connection drops right after it.
+     * Told of every script as it runs on the server, and of every script reply that reaches the client in time (its
+     * future not yet done), just before; and asked, as each script is sent, whether the connection drops right after
+     * it.
      */
     interface Tap {
+        /**
+         * A script ran on the server (whether or not its reply will reach the client).
+         *
+         * @param script the script
+         * @param keys its keys
+         * @param reply what it answered (an error reply as a {@link RedisReplyException})
+         */
+        default void ran(Script script, String[] keys, Object reply) {}
+
         /**
          * @param script the script
          * @param keys its keys

@@ -25,7 +25,9 @@ import java.util.concurrent.CompletionException;
  * step (one delivered command, reply or message, or one fired timer) the holds are checked against what may overlap,
  * each by its holder's own view ({@code Lease.isValid()}); each new hold's fencing token against those it excludes.
  * The network also loses replies (the command ran; the client times out) and pub/sub messages, and drops whole
- * connections (what is in flight on them lost; the transports reconnect). The first violation
+ * connections (what is in flight on them lost; the transports reconnect); the servers crash and come back without
+ * their data, and an operator force-releases names ({@link HoldBook} exempts exactly the holds these take away, until
+ * their holders must have learned it). The first violation
  * ends the run; without one, the run ends quiescent: faults healed, callers gone, clients closed, and nothing left on
  * the server but what outlives a lock by design ({@link Leftovers}). A run is a function of its {@link SimConfig}: its
  * trace hash repeats with the seed.
@@ -64,6 +66,8 @@ public final class Simulation {
      * @param lostMessages the pub/sub messages the network lost
      * @param drops the connections the network dropped
      * @param maxLateMillis how far past its wait the latest acquire completed
+     * @param serverWipes the crashes of the single server that lost its data
+     * @param forceReleases the operator's force-releases that completed
      */
     public record Result(
             SimConfig config,
@@ -75,7 +79,9 @@ public final class Simulation {
             long lostReplies,
             long lostMessages,
             long drops,
-            long maxLateMillis) {
+            long maxLateMillis,
+            long serverWipes,
+            long forceReleases) {
         /**
          * One line about this run: its seed, steps, simulated time, holds, faults, trace hash and speed.
          *
@@ -86,7 +92,7 @@ public final class Simulation {
             return String.format(
                     Locale.ROOT,
                     "seed %d%s: %,d steps, %.0f s simulated, %,d holds, %,d replies and %,d messages lost, %,d drops,"
-                            + " latest acquire %,d ms past its wait, trace %016x, %,.0f steps/s",
+                            + " %d server wipes, %d force-releases, latest acquire %,d ms past its wait, trace %016x, %,.0f steps/s",
                     config.seed(),
                     config.control().isEmpty() ? "" : " (" + config.control() + ")",
                     steps,
@@ -95,6 +101,8 @@ public final class Simulation {
                     lostReplies,
                     lostMessages,
                     drops,
+                    serverWipes,
+                    forceReleases,
                     maxLateMillis,
                     traceHash,
                     steps / Math.max(1e-9, wallNanos / 1e9));
@@ -122,7 +130,9 @@ public final class Simulation {
                     lostReplies,
                     lostMessages,
                     drops,
-                    maxLateMillis);
+                    maxLateMillis,
+                    serverWipes,
+                    forceReleases);
         }
 
         /**
@@ -159,6 +169,7 @@ public final class Simulation {
     private final HoldBook book;
     private final RedlockFences fences;
     private long holds;
+    private final SingleServerFaults faults;
     private long hash = 0xcbf29ce484222325L;
     private String violation;
     private final SuspendedWeeks week;
@@ -170,10 +181,24 @@ public final class Simulation {
         for (int n = 0; n < config.redlockNodes(); n++) {
             nodes.add(new SimRedis(() -> EPOCH_MS + loop.now() / MS));
         }
-        this.book = new HoldBook(server, config.permits(), nodes);
+        this.book =
+                new HoldBook(server, config.permits(), nodes, config.leaseMillis(), () -> EPOCH_MS + loop.now() / MS);
         this.fences = new RedlockFences(loop, nodes, SimClients.REDLOCK_TIMEOUT.toNanos());
         this.builder = new SimClients(loop, config, () -> draining, this::observe, threads);
+        this.builder.listenSingle(new dev.dlock.LockListener() {
+            @Override
+            public void holdLost(String lockName, dev.dlock.LockLostException loss) {
+                blocking.lost(lockName, loss.fencingToken());
+            }
+
+            @Override
+            public void holdExpired(String lockName, dev.dlock.LockLostException end) {
+                blocking.lost(lockName, end.fencingToken());
+            }
+        });
         this.week = new SuspendedWeeks(loop, book, random, () -> acquiring, () -> draining, gap -> observe(-3, gap));
+        this.faults = new SingleServerFaults(this, config, loop, server, clients, builder, threads, EPOCH_MS);
+        this.builder.tapSingle(faults.tap());
         this.kinds = config.redlockNodes() > 0
                 ? Kind.values()
                 : java.util.Arrays.stream(Kind.values())
@@ -193,7 +218,9 @@ public final class Simulation {
 
     /**
      * Runs one simulation, and tells {@code tally} what its blocking callers did: the holds they put in the book, by
-     * kind ({@code "book REDLOCK"}: one per name), and their {@code lockInterruptibly()} outcomes.
+     * kind ({@code "book REDLOCK"}: one per name), and their {@code lockInterruptibly()} outcomes; and how many holds
+     * the book exempted, believed valid after the server lost them ({@code "exempt after force-release"}, {@code
+     * "exempt after restart without data"}).
      *
      * @param config what to run
      * @param tally where the counts go
@@ -206,6 +233,7 @@ public final class Simulation {
         } finally {
             run.threads.close(); // no caller thread outlives its run
             tally.putAll(run.tally);
+            run.book.exemptions().forEach((cause, n) -> tally.put("exempt after " + cause, n));
         }
     }
 
@@ -234,6 +262,8 @@ public final class Simulation {
         }
         restarts(random.split());
         wipes(random.split());
+        faults.serverWipes(random.split());
+        faults.forceReleases(random.split());
         blocking = new BlockingCallers(this, config, loop, random.split());
         for (int c = 0; c < config.clients(); c++) {
             for (int k = 0; k < config.threadCallersPerClient(); k++) {
@@ -258,7 +288,19 @@ public final class Simulation {
         long messages =
                 builder.networks().stream().mapToLong(LoopNetwork::lostMessages).sum();
         long drops = builder.networks().stream().mapToLong(LoopNetwork::drops).sum();
-        return new Result(config, steps, simulated, holds, violation, hash, replies, messages, drops, maxLate / MS);
+        return new Result(
+                config,
+                steps,
+                simulated,
+                holds,
+                violation,
+                hash,
+                replies,
+                messages,
+                drops,
+                maxLate / MS,
+                faults.wipes(),
+                faults.forced());
     }
 
     /**
@@ -331,8 +373,8 @@ public final class Simulation {
     /**
      * Now and then (every 20–60 s) one server restarts with its data, as from an AOF: the keys that expired meanwhile
      * are gone, the script cache is empty (the next EVALSHA meets NOSCRIPT) and every client connection is closed:
-     * the commands in flight fail, and the transports reconnect and subscribe again. Not without its data: the single server then loses every hold
-     * by design (docs/fencing.md), and a Redlock master must then stay down for a lease, which is not simulated yet.
+     * the commands in flight fail, and the transports reconnect and subscribe again. Restarts without data are
+     * {@link #wipes} (a Redlock master's) and {@link SingleServerFaults#serverWipes} (the single server's).
      */
     private void restarts(SplittableRandom own) {
         loop.after(own.nextLong(20_000, 60_000) * MS, () -> {

@@ -115,6 +115,7 @@ final class ThreadLocks {
         Map<String, Long> tokens = lock.fencingTokens();
         for (Map.Entry<String, Long> part : tokens.entrySet()) {
             Hold hold = new Hold(kind, part.getKey(), part.getValue(), view, id);
+            views.put(part.getKey() + " " + part.getValue(), view);
             run.held(hold, remaining, config.leaseMillis(), what);
             holds.add(hold);
         }
@@ -157,6 +158,7 @@ final class ThreadLocks {
         thread.submit(Math.max(0, until - loop.now()), () -> {
             for (Hold hold : holds) {
                 run.book().released(hold);
+                views.remove(hold.name() + " " + hold.token(), view);
             }
             int outcome = 0;
             for (int i = 0; i < count; i++) {
@@ -175,11 +177,27 @@ final class ThreadLocks {
     }
 
     /**
+     * The client told its listeners that its hold of {@code name} with {@code token} was lost or expired: the thread's
+     * view of it ends now, that of every name of its multi-lock with it (the client releases the other names at
+     * once, and {@code remaining()} would answer zero from now on; the view, sampled every third of a lease, would
+     * credit the thread with them until its last sample ran out).
+     */
+    void lost(String name, long token) {
+        ThreadView view = views.get(name + " " + token);
+        if (view != null) {
+            view.update(Duration.ZERO);
+        }
+    }
+
+    /**
      * A thread's view of its hold, read on its thread ({@code remaining()}, which only the holding thread may call)
      * when it was taken and every third of a lease since: valid until then plus what it had left, a little less (the
      * world's clock, not the client's, which may run 50 ppm faster), so the check never credits the holder with more
      * than it believes.
      */
+    /** The views of the thread holds, by {@code "<name> <token>"} of each name. */
+    private final Map<String, ThreadView> views = new java.util.HashMap<>();
+
     private final class ThreadView implements HoldBook.View {
         private long until;
 

@@ -9,8 +9,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The book's server-side checks: a mutex hold relayed within its client's token block, a holders' hash's life; and a
- * new permit against a lowered count in force.
+ * The book's server-side checks: a mutex hold relayed within its client's token block, a holders' hash's life; a new
+ * permit against a lowered count in force; and the exemptions of holds a restart without data or a force-release took
+ * away, exactly those holds and only until their holders must have learned it.
  */
 final class HoldBookTest {
     private static final long NOW = 1_800_000_000_000L;
@@ -78,5 +79,150 @@ final class HoldBookTest {
                 .isNull();
         book.setPermitsDone("s", 2, 70);
         assertThat(book.withinCount(third, 80)).as("within 2").isNull();
+    }
+
+    /** A view valid until {@code until[0]} on the test's clock {@code now[0]}: a watchdog moves {@code until} on. */
+    private static HoldBook.View validUntil(long[] now, long[] until) {
+        return new HoldBook.View() {
+            @Override
+            public boolean isValid() {
+                return now[0] < until[0];
+            }
+
+            @Override
+            public Duration remaining() {
+                return Duration.ofMillis(Math.max(0, until[0] - now[0]));
+            }
+        };
+    }
+
+    private static HoldBook.View validUntil(long[] now, long until) {
+        return validUntil(now, new long[] {until});
+    }
+
+    @Test
+    void aHoldWipedWithTheServer_mayOverlapANewOne_untilALeaseAfterTheWipe_andNoLonger() {
+        long[] now = {NOW};
+        HoldBook wiped = new HoldBook(server, 3, List.of(), 1000, () -> now[0]);
+        server.call("HSET", "dlock:{m}", "owner", "c:lease-1", "token", Long.toString(NOW * 1000));
+        long[] until = {NOW + 1000};
+        Hold old = new Hold(Kind.MUTEX, "m", NOW * 1000, validUntil(now, until), 1);
+        wiped.taken(old);
+        assertThat(wiped.check(now[0])).isNull();
+        now[0] = NOW + 500;
+        until[0] = NOW + 1500; // the watchdog renewed it just before the crash
+        wiped.serverCrashed(now[0]);
+        server.call("FLUSHALL");
+        assertThat(wiped.check(now[0])).as("not on the server any more: exempt").isNull();
+        now[0] = NOW + 700;
+        wiped.serverRestarted(now[0]);
+        long fresh = now[0] * 1000;
+        server.call("HSET", "dlock:{m}", "owner", "c:lease-2", "token", Long.toString(fresh));
+        Hold after = new Hold(Kind.MUTEX, "m", fresh, validUntil(now, now[0] + 1000), 2);
+        assertThat(wiped.taken(after)).as("its token is above the wiped one's").isNull();
+        now[0] = NOW + 1400;
+        assertThat(wiped.check(now[0])).as("the overlap dlock does not exclude").isNull();
+        until[0] = NOW + 2500; // a renewal the holder should never have had: the key was gone
+        now[0] = NOW + 500 + 1000 + 3;
+        assertThat(wiped.check(now[0]))
+                .as("a lease after the wipe, and still believed valid")
+                .contains("caller 1 believes its MUTEX hold of m")
+                .contains("restart without data")
+                .contains("past its bound");
+    }
+
+    @Test
+    void aHoldGrantedAfterTheWipe_isNotExempt() {
+        long[] now = {NOW};
+        HoldBook wiped = new HoldBook(server, 3, List.of(), 1000, () -> now[0]);
+        wiped.serverCrashed(NOW - 2000);
+        wiped.serverRestarted(NOW - 1000);
+        long token = (NOW - 1000) * 1000;
+        Hold first = new Hold(Kind.MUTEX, "m", token, validUntil(now, NOW + 900), 1);
+        Hold second = new Hold(Kind.MUTEX, "m", token + 5000, validUntil(now, NOW + 900), 2);
+        server.call("HSET", "dlock:{m}", "owner", "c:lease-2", "token", Long.toString(token + 5000));
+        wiped.taken(first);
+        wiped.taken(second);
+        assertThat(wiped.check(now[0]))
+                .as("both granted after the server came back")
+                .contains("the server's lock has token");
+        wiped.released(first);
+        assertThat(wiped.check(now[0])).isNull();
+    }
+
+    @Test
+    void aTokenAfterAWipe_mustStillExceedEveryEarlierOne_thoughItPassesForAWipedHold() {
+        long[] now = {NOW};
+        HoldBook wiped = new HoldBook(server, 3, List.of(), 1000, () -> now[0]);
+        Hold before = new Hold(Kind.MUTEX, "m", NOW * 1000, validUntil(now, NOW + 1000), 1);
+        wiped.taken(before);
+        wiped.serverCrashed(NOW + 100);
+        now[0] = NOW + 300;
+        wiped.serverRestarted(now[0]);
+        Hold reset = new Hold(Kind.MUTEX, "m", 1, validUntil(now, NOW + 1300), 2); // a counter that began again
+        assertThat(wiped.taken(reset)).contains("took token 1 after a conflicting hold had " + NOW * 1000);
+    }
+
+    @Test
+    void aHoldRelayedAfterAWipe_fromABlockGrantedBeforeIt_isJudgedAgainstTheHoldsBeforeTheWipe() {
+        long[] now = {NOW};
+        HoldBook wiped = new HoldBook(server, 3, List.of(), 1000, () -> now[0]);
+        Hold before = new Hold(Kind.MUTEX, "m", NOW * 1000, validUntil(now, NOW + 50), 1);
+        wiped.taken(before);
+        wiped.released(before);
+        wiped.serverCrashed(NOW + 100);
+        now[0] = NOW + 300;
+        wiped.serverRestarted(now[0]);
+        long fresh = now[0] * 1000;
+        server.call("HSET", "dlock:{m}", "owner", "c:lease-2", "token", Long.toString(fresh));
+        wiped.taken(new Hold(Kind.MUTEX, "m", fresh, validUntil(now, NOW + 1300), 2));
+        Hold relayed = new Hold(Kind.MUTEX, "m", (NOW + 60) * 1000, validUntil(now, NOW + 1000), 3);
+        assertThat(wiped.taken(relayed)).as("above every hold before the wipe").isNull();
+        assertThat(wiped.check(now[0])).as("the overlap dlock does not exclude").isNull();
+    }
+
+    @Test
+    void aForceRelease_exemptsTheHoldsItRemoved_andNoOther_untilALeaseAfterIt() {
+        long[] now = {NOW - 500};
+        HoldBook forced = new HoldBook(server, 3, List.of(), 1000, () -> now[0]);
+        long[] until = {NOW + 500};
+        Hold removed = new Hold(Kind.READ, "rw", 10, validUntil(now, until), 1);
+        Hold kept = new Hold(Kind.READ, "rw", 11, validUntil(now, NOW + 500), 2);
+        forced.taken(removed);
+        forced.taken(kept);
+        now[0] = NOW;
+        forced.forced("rw", NOW, java.util.Set.of(10L));
+        server.call("HSET", "dlock:{rw}:holds", "c:lease-9", "1 12 " + (NOW + 1000));
+        Hold writer = new Hold(Kind.WRITE, "rw", 12, validUntil(now, NOW + 1000), 3);
+        assertThat(forced.taken(writer)).isNull();
+        assertThat(forced.check(now[0]))
+                .as("the read hold the force-release left is checked: not on the server")
+                .contains("caller 2 believes its READ hold of rw (token 11)");
+        forced.released(kept);
+        assertThat(forced.check(now[0]))
+                .as("the one it removed may overlap the writer until it learns")
+                .isNull();
+        forced.released(writer);
+        until[0] = NOW + 3000; // a renewal the holder should never have had
+        now[0] = NOW + 900;
+        assertThat(forced.check(now[0])).isNull();
+        now[0] = NOW + 1000 + 3;
+        assertThat(forced.check(now[0])).contains("force-release").contains("past its bound");
+    }
+
+    @Test
+    void aWipe_forgetsALoweredCount_withTheRecordItLost() {
+        Hold first = new Hold(Kind.PERMIT, "s", 80_000, VALID, 1);
+        Hold second = new Hold(Kind.PERMIT, "s", 80_001, VALID, 2);
+        book.taken(first);
+        book.taken(second);
+        book.setPermitsStarted("s");
+        book.setPermitsDone("s", 1, 40);
+        assertThat(book.withinCount(second, 50)).contains("2 valid permit holds of s after setPermits(1)");
+        book.serverCrashed(60);
+        book.serverRestarted(70); // tokens from 70,000 µs on: both holds came after it
+        assertThat(book.withinCount(second, 50))
+                .as("the count set is lost with the record")
+                .isNull();
     }
 }
