@@ -134,6 +134,18 @@ final class SimulationTest {
         throw new AssertionError(control + " was not caught in seeds " + missed);
     }
 
+    /**
+     * Open finding (docs/verification.md, seed 156): a thread holds {@code m1} through a hand-off it took from the
+     * grant's message (token T, {@code granted} still set on the server); its release is lost with its connection (the
+     * server restarts); its next {@code lock()} is answered by acquire.lua's grant branch with T again, for a new
+     * acquisition. Fails until that branch tells the wait the grant was for from a later acquisition of the owner.
+     */
+    @Test
+    void seed156_aThreadsNextHold_afterAReleaseThatNeverRan_takesAFreshToken() {
+        Simulation.Result r = Simulation.run(SimConfig.of(156, 170_463));
+        assertThat(r.violation()).as(r.replay()).isNull();
+    }
+
     @Test
     void aFailingRun_shrinksToASimplerWorldThatStillFails_andReplaysFromItsConfig() {
         Simulation.Result failing =
