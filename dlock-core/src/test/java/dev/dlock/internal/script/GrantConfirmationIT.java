@@ -2,9 +2,13 @@ package dev.dlock.internal.script;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
+import dev.dlock.internal.testing.SocketTransport;
 import dev.dlock.spi.Script;
 import dev.dlock.testkit.RedisExtension;
 import dev.dlock.testkit.RedisServer;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -15,7 +19,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * id is the same for all its waits, so a later acquisition of O (its next {@code lock()} after a release that never
  * ran: dlock-sim's seed 156) must take a fresh token above T: docs/fencing.md promises strictly increasing tokens
  * across the holds of a name, and two holds with T break it. The try of W1 itself that was on its way while the
- * release ran still confirms the hand-off with T (the same hold: docs/waiting.md).
+ * release ran still confirms the hand-off with T (the same hold: docs/waiting.md). The shared kinds' scripts re-take
+ * an owner's entry with its token whatever the wait (shared.lua), which is safe only because every acquire of a
+ * permit or a read or write hold has an owner id of its own: the last test pins that.
  */
 final class GrantConfirmationIT {
     @RegisterExtension
@@ -75,6 +81,36 @@ final class GrantConfirmationIT {
         assertThat(acquire(g, "0"))
                 .as("nothing names the wait: the owner's try confirms")
                 .isEqualTo(g.token);
+    }
+
+    @Test
+    void everySharedAcquire_hasAnOwnerIdOfItsOwn_soNoLaterAcquireReTakesAnEarlierHold() {
+        try (LockClient client = LockClient.builder()
+                .redisUri(redis.server().uri())
+                .transport(new SocketTransport.Factory())
+                .build()) {
+            Lease first = client.semaphore("shared-owners", 2).acquire();
+            Lease second = client.semaphore("shared-owners", 2).acquire();
+            assertThat(second.fencingToken()).as("same thread, second permit").isGreaterThan(first.fencingToken());
+            assertThat((List<?>) redis.server()
+                            .command(
+                                    "HKEYS",
+                                    SemaphoreKeys.of("dlock", "shared-owners").holds()))
+                    .as("two holders")
+                    .hasSize(2);
+            Lease read1 = client.readWriteLock("rw-owners").readLock().acquire();
+            Lease read2 = client.readWriteLock("rw-owners").readLock().acquire();
+            assertThat(read2.fencingToken()).as("same thread, second read hold").isGreaterThan(read1.fencingToken());
+            assertThat((List<?>) redis.server()
+                            .command(
+                                    "HKEYS",
+                                    SemaphoreKeys.of("dlock", "rw-owners").holds()))
+                    .as("two read holders")
+                    .hasSize(2);
+            for (Lease l : new Lease[] {first, second, read1, read2}) {
+                l.release();
+            }
+        }
     }
 
     /** A lock handed by a release to owner O's queue entry naming {@code wait} (null: an entry from before wait ids). */
