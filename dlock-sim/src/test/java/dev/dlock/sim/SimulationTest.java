@@ -155,6 +155,19 @@ final class SimulationTest {
         throw new AssertionError(control + " was not caught in seeds " + missed);
     }
 
+    /**
+     * Seed 156 (docs/verification.md): a thread holds {@code m1} through a hand-off it took from the grant's message
+     * (token T, {@code granted} still set on the server); its release is lost with its connection (the server
+     * restarts); its next {@code lock()} was answered by acquire.lua's grant branch with T again, for a new
+     * acquisition. The branch now confirms a hand-off only to a try of the wait it names, so the next acquisition takes
+     * a fresh token (GrantConfirmationIT in dlock-core pins the scripts).
+     */
+    @Test
+    void seed156_aThreadsNextHold_afterAReleaseThatNeverRan_takesAFreshToken() {
+        Simulation.Result r = Simulation.run(SimConfig.of(156, 170_463));
+        assertThat(r.violation()).as(r.replay()).isNull();
+    }
+
     @Test
     void aFailingRun_shrinksToASimplerWorldThatStillFails_andReplaysFromItsConfig() {
         Simulation.Result failing =

@@ -157,7 +157,7 @@ final class Workload {
                 } else if (kind.equals("mutex") || random.nextBoolean()) {
                     List<String> h = new ArrayList<>(List.of("HSET", key, "owner", owner(), "token", token(now)));
                     if (random.nextBoolean()) {
-                        h.addAll(List.of("granted", "1"));
+                        h.addAll(List.of("granted", pick("1", waitName(), waitName())));
                     }
                     out.add(h.toArray(new String[0]));
                 } else {
@@ -178,8 +178,7 @@ final class Workload {
                 break;
             case ":qe":
                 for (int i = 0, n = 1 + random.nextInt(3); i < n; i++) {
-                    String entry =
-                            instant(now) + " " + lease() + (random.nextInt(4) == 0 ? "" : " w" + random.nextInt(9));
+                    String entry = instant(now) + " " + lease() + (random.nextInt(4) == 0 ? "" : " " + waitName());
                     out.add(new String[] {"HSET", key, owner(), entry});
                 }
                 break;
@@ -235,8 +234,10 @@ final class Workload {
         switch (name) {
             case "acquire" -> {
                 keys = mutex;
-                args = new String[] {owner(), lease(), pick("0", "1", "2"), pick("400", "5000"), "w" + random.nextInt(9)
-                };
+                String mode = pick("0", "1", "2");
+                args = mode.equals("1") || random.nextBoolean()
+                        ? new String[] {owner(), lease(), mode, pick("400", "5000"), waitName()}
+                        : new String[] {owner(), lease(), mode, pick("400", "5000")}; // as the client sends 0 and 2
             }
             case "release" -> {
                 keys = mutex;
@@ -426,6 +427,14 @@ final class Workload {
 
     private String owner() {
         return OWNERS[random.nextInt(chaos ? OWNERS.length : 3)];
+    }
+
+    /**
+     * A wait's name as a queueing try sends it, {@code <wait id>.<try>}, or a bare wait id (a client from before try
+     * numbers): the hand-off keeps it in the lock hash's {@code granted}, and acquire.lua compares the wait ids.
+     */
+    private String waitName() {
+        return "w" + random.nextInt(9) + pick("", ".1", ".2");
     }
 
     private String lease() {

@@ -73,11 +73,13 @@ end
 
 -- Hands a lock that was just deleted to the oldest live queued waiter: pops queue heads, skipping
 -- expired entries (waiters that died; at most 32 per call), issues a fresh fencing token, writes the
--- lock hash with owner = that waiter, granted = 1 and the waiter's own lease time, and publishes
--- 'g <token> <wait id> <owner>' on that waiter's client's channel only (an entry written by a client
--- before wait ids, '<expiry> <lease>', gets 'g <token> <owner>'). If no token can be issued (the
--- counter refuses), it publishes a plain wake-up there instead. (Out of memory does not stop it: a
--- script that has written already, as every caller has, may go on writing.)
+-- lock hash with owner = that waiter, granted = the entry's wait id ('<wait id>.<try>'; '1' for an entry
+-- written by a client before wait ids, '<expiry> <lease>') and the waiter's own lease time, and publishes
+-- 'g <token> <wait id> <owner>' on that waiter's client's channel only (the entry without a wait id gets
+-- 'g <token> <owner>'). 'granted' names the wait so that only a try of that wait confirms the hand-off
+-- with its token (acquire.lua, grant_confirmed): a thread's owner id is the same for all its waits. If no
+-- token can be issued (the counter refuses), it publishes a plain wake-up there instead. (Out of memory
+-- does not stop it: a script that has written already, as every caller has, may go on writing.)
 -- Returns true when the lock was handed over.
 local function hand_off(lock, fence, queue, entries)
   if redis.call('EXISTS', queue) == 0 then return false end -- cheaper than ZRANGE on no queue
@@ -100,7 +102,7 @@ local function hand_off(lock, fence, queue, entries)
           redis.call('PUBLISH', channel_of(lock, head), 'free') -- no token: let the head try itself
           return false
         end
-        redis.call('HSET', lock, 'owner', head, 'token', token, 'granted', '1')
+        redis.call('HSET', lock, 'owner', head, 'token', token, 'granted', wait == '' and '1' or wait)
         redis.call('PEXPIRE', lock, lease)
         if wait == '' then
           redis.call('PUBLISH', channel_of(lock, head), 'g ' .. token .. ' ' .. head)

@@ -147,7 +147,10 @@ end
 
 -- One acquire of 'n' weight by 'owner' at server time 't' (the body of semaphore-acquire.lua and
 -- rw-acquire.lua): purges expired holders and grants the waiters they made room for; re-takes the
--- owner's own hold (granted to it, or re-taken to prove a full lease) with the same token; takes when
+-- owner's own hold (granted to it, or re-taken to prove a full lease) with the same token, whatever the
+-- wait (an owner id is one acquire's: the client makes a new one for each, so this is that acquire's own
+-- hold, never an earlier hold taken again by a later acquire as a mutex's thread owner can; acquire.lua,
+-- GrantConfirmationIT); takes when
 -- the weight is free and nobody queues ahead (strict FIFO), or when 'admit' (a read hold beside the
 -- same caller's write hold: the downgrade); else queues (mode '1') or leaves the queue (mode '2').
 -- K: the five keys (record, fence, holds, queue, entries). Returns the token, or the busy reply
