@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dlock.internal.script.LockKeys;
 import dev.dlock.internal.script.Scripts;
 import dev.dlock.internal.script.SemaphoreKeys;
+import dev.dlock.internal.testing.ScriptCommand;
 import dev.dlock.internal.util.Lifecycle;
 import dev.dlock.spi.Script;
 import dev.dlock.testkit.RedisExtension;
@@ -153,13 +154,7 @@ final class ScriptFormatsIT {
     }
 
     private static Object eval(RedisServer server, Script script, String[] keys, String... args) {
-        String[] command = new String[3 + keys.length + args.length];
-        command[0] = "EVAL";
-        command[1] = script.source();
-        command[2] = Integer.toString(keys.length);
-        System.arraycopy(keys, 0, command, 3, keys.length);
-        System.arraycopy(args, 0, command, 3 + keys.length, args.length);
-        return server.command(command);
+        return server.command(ScriptCommand.of("EVAL", script.source(), keys, args));
     }
 
     /** A bare RESP2 subscriber on one channel: reads the pushes the server sends it, as lines. */

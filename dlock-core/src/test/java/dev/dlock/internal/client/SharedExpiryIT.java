@@ -8,6 +8,7 @@ import dev.dlock.LockInfo;
 import dev.dlock.LockServerException;
 import dev.dlock.internal.script.Scripts;
 import dev.dlock.internal.script.SemaphoreKeys;
+import dev.dlock.internal.testing.ScriptCommand;
 import dev.dlock.internal.testing.SocketTransport;
 import dev.dlock.spi.Script;
 import dev.dlock.spi.Transport;
@@ -329,14 +330,8 @@ final class SharedExpiryIT {
 
     private static Object eval(Script script, String[] keys, String... args) {
         RedisServer server = redis.server();
-        String[] command = new String[3 + keys.length + args.length];
-        command[0] = "EVAL";
-        command[1] = script.source();
-        command[2] = Integer.toString(keys.length);
-        System.arraycopy(keys, 0, command, 3, keys.length);
-        System.arraycopy(args, 0, command, 3 + keys.length, args.length);
         try {
-            return server.command(command);
+            return server.command(ScriptCommand.of("EVAL", script.source(), keys, args));
         } catch (RedisErrorReply e) {
             throw new AssertionError(script.name() + " failed: " + e.getMessage(), e);
         }

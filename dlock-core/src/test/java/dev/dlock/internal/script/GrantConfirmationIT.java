@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
+import dev.dlock.internal.testing.ScriptCommand;
 import dev.dlock.internal.testing.SocketTransport;
 import dev.dlock.spi.Script;
 import dev.dlock.testkit.RedisExtension;
@@ -157,13 +158,6 @@ final class GrantConfirmationIT {
     }
 
     private static Object eval(Script script, LockKeys keys, String... args) {
-        String[] k = keys.scriptKeys();
-        String[] command = new String[3 + k.length + args.length];
-        command[0] = "EVAL";
-        command[1] = script.source();
-        command[2] = Integer.toString(k.length);
-        System.arraycopy(k, 0, command, 3, k.length);
-        System.arraycopy(args, 0, command, 3 + k.length, args.length);
-        return redis.server().command(command);
+        return redis.server().command(ScriptCommand.of("EVAL", script.source(), keys.scriptKeys(), args));
     }
 }

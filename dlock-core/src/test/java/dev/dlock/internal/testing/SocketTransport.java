@@ -114,21 +114,13 @@ public final class SocketTransport implements Transport {
     }
 
     private Object evalNow(Script script, String[] keys, String[] args) {
-        String[] command = new String[3 + keys.length + args.length];
-        command[0] = "EVALSHA";
-        command[1] = script.sha1();
-        command[2] = Integer.toString(keys.length);
-        System.arraycopy(keys, 0, command, 3, keys.length);
-        System.arraycopy(args, 0, command, 3 + keys.length, args.length);
         try {
-            return call(command);
+            return call(ScriptCommand.of("EVALSHA", script.sha1(), keys, args));
         } catch (RedisReplyException e) {
             if (e.getMessage() == null || !e.getMessage().startsWith("NOSCRIPT")) {
                 throw e;
             }
-            command[0] = "EVAL";
-            command[1] = script.source();
-            return call(command);
+            return call(ScriptCommand.of("EVAL", script.source(), keys, args));
         }
     }
 
