@@ -17,6 +17,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * SimTransport: replies shaped as dlock-resp shapes them, NOSCRIPT handled, pub/sub, lost connections, and every action
@@ -294,7 +296,9 @@ final class SimTransportTest {
      * answered NOSCRIPT did not run, but a call sent behind it by SHA ran (another client loaded the script in
      * between); resending the first would run it after the second, so it fails instead, outcome unknown.
      */
-    private static void noscriptOvertaken(SimTransport.Reconnects reconnects) {
+    @ParameterizedTest
+    @EnumSource(SimTransport.Reconnects.class)
+    void aCallAnsweredNoscript_failsOnceACallSentBehindItRan(SimTransport.Reconnects reconnects) {
         Wired w = new Wired(reconnects);
         push(w, "warm");
         w.runFor(10); // known by SHA from now on
@@ -314,21 +318,13 @@ final class SimTransportTest {
         assertThatThrownBy(first::join).hasMessageContaining("NOSCRIPT");
     }
 
-    @Test
-    void asResp_aCallAnsweredNoscript_failsOnceACallSentBehindItRan() {
-        noscriptOvertaken(SimTransport.Reconnects.RESP);
-    }
-
-    @Test
-    void asLettuce_aCallAnsweredNoscript_failsOnceACallSentBehindItRan() {
-        noscriptOvertaken(SimTransport.Reconnects.LETTUCE);
-    }
-
     /**
      * A call answered NOSCRIPT is resent with its source once every call sent behind it has answered without running
      * (NOSCRIPT too), and the calls issued meanwhile wait behind the resends: the server runs them all in issue order.
      */
-    private static void noscriptResentInOrder(SimTransport.Reconnects reconnects) {
+    @ParameterizedTest
+    @EnumSource(SimTransport.Reconnects.class)
+    void callsAnsweredNoscript_areResentInIssueOrder_aheadOfNewerOnes(SimTransport.Reconnects reconnects) {
         Wired w = new Wired(reconnects);
         push(w, "warm");
         w.runFor(10);
@@ -344,16 +340,6 @@ final class SimTransportTest {
         w.runFor(20);
         assertThat(succeeded(calls, values.toArray(String[]::new))).isEqualTo(values);
         assertThat(log(w)).isEqualTo(values);
-    }
-
-    @Test
-    void asResp_callsAnsweredNoscript_areResentInIssueOrder_aheadOfNewerOnes() {
-        noscriptResentInOrder(SimTransport.Reconnects.RESP);
-    }
-
-    @Test
-    void asLettuce_callsAnsweredNoscript_areResentInIssueOrder_aheadOfNewerOnes() {
-        noscriptResentInOrder(SimTransport.Reconnects.LETTUCE);
     }
 
     @Test
