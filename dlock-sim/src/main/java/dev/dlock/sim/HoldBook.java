@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.LongSupplier;
 
 /**
@@ -90,8 +91,8 @@ final class HoldBook {
     private final Map<Hold, long[]> takenAt = new IdentityHashMap<>();
     /** The single server's restarts without data: its clock (ms) at the crash, and (µs) when it came back. */
     private final List<long[]> wipes = new ArrayList<>();
-    /** Per wipe: the largest tokens of holds taken before it (of any hold, and of exclusive ones), per name. */
-    private final List<List<Map<String, Long>>> beforeWipe = new ArrayList<>();
+    /** Per wipe: the largest tokens of holds taken before it. */
+    private final List<MaxTokens> beforeWipe = new ArrayList<>();
     /** Per name: its force-releases. */
     private final Map<String, List<Forced>> forced = new HashMap<>();
 
@@ -101,6 +102,9 @@ final class HoldBook {
     private final Map<Hold, String> exempted = new IdentityHashMap<>();
 
     private long nowMs;
+
+    /** The largest tokens per name: of any hold, and of exclusive ones. */
+    private record MaxTokens(Map<String, Long> all, Map<String, Long> exclusive) {}
 
     /** A force-release of a name, run on the server at its clock {@code atMs}: the tokens it removed. */
     private record Forced(long atMs, Set<Long> tokens) {
@@ -142,7 +146,7 @@ final class HoldBook {
             throw new IllegalStateException("the server crashed again before it came back");
         }
         wipes.add(new long[] {nowMs, Long.MAX_VALUE});
-        beforeWipe.add(List.of(new HashMap<>(maxToken), new HashMap<>(maxExclusiveToken)));
+        beforeWipe.add(new MaxTokens(new HashMap<>(maxToken), new HashMap<>(maxExclusiveToken)));
         lowered.clear();
     }
 
@@ -201,9 +205,9 @@ final class HoldBook {
             // A hold relayed within its client without a round trip, from a block the server granted before a wipe,
             // may reach its caller after it: judged against the holds taken before that wipe.
             int wipe = wipeIndex(hold);
-            Map<String, Long> all = wipe < 0 ? maxToken : beforeWipe.get(wipe).get(0);
+            Map<String, Long> all = wipe < 0 ? maxToken : beforeWipe.get(wipe).all();
             Map<String, Long> exclusive =
-                    wipe < 0 ? maxExclusiveToken : beforeWipe.get(wipe).get(1);
+                    wipe < 0 ? maxExclusiveToken : beforeWipe.get(wipe).exclusive();
             long before = shared ? exclusive.getOrDefault(name, 0L) : all.getOrDefault(name, 0L);
             // a Redlock token is checked against every earlier hold where docs/redlock.md promises it ({@link
             // RedlockFences}): beyond that promise, masters that lost their data may lawfully let it fall
@@ -279,7 +283,7 @@ final class HoldBook {
      * data"}, {@code "force-release"}): the overlaps dlock does not exclude, which the run exempted.
      */
     Map<String, Long> exemptions() {
-        Map<String, Long> out = new java.util.TreeMap<>();
+        Map<String, Long> out = new TreeMap<>();
         exempted.values().forEach(cause -> out.merge(cause, 1L, Long::sum));
         return out;
     }

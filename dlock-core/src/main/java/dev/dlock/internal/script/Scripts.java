@@ -5,6 +5,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** The Lua scripts, loaded once from resources beside this class. */
 public final class Scripts {
@@ -28,7 +31,7 @@ public final class Scripts {
     static final String HOLDERS_EXPIRY_LINE = "  raise_expiry(holds, keep)\n";
 
     private static final String HOLDERS_EXPIRY_SET = "  redis.call('PEXPIRE', holds, keep)\n";
-    private static final java.util.Map<Script, Script> HOLDERS_LOWERED = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Script, Script> HOLDERS_LOWERED = new ConcurrentHashMap<>();
     /**
      * What the negative control {@code lost-set-permits} replaces, as it was before the fix (issue 24, defect 5):
      * in {@code shared.lua} the record is not kept by holders' and waiters' writes, a lost semaphore record is made
@@ -36,14 +39,14 @@ public final class Scripts {
      * semaphore-set.lua} a changed count expires as an idle one; in {@code semaphore-renew.lua} a renewal does not
      * keep the record.
      */
-    static final java.util.List<java.util.Map.Entry<String, String>> LOST_SET_PERMITS_EDITS = java.util.List.of(
-            java.util.Map.entry(
+    static final List<Map.Entry<String, String>> LOST_SET_PERMITS_EDITS = List.of(
+            Map.entry(
                     "local function keep_record(record, ms)\n",
                     "local function keep_record(record, ms)\n  do return end\n"),
-            java.util.Map.entry(
+            Map.entry(
                     "    if kind == 'semaphore' and not remake\n",
                     "    if false and kind == 'semaphore' and not remake\n"),
-            java.util.Map.entry(
+            Map.entry(
                     "  if c ~= d then\n"
                             + "    if redis.call('PTTL', key) ~= -1 then redis.call('PERSIST', key) end"
                             + " -- one written before records kept it\n"
@@ -51,7 +54,7 @@ public final class Scripts {
                             + "    keep_record(key, tonumber(FENCE_IDLE_MS))\n"
                             + "  end\n",
                     "  redis.call('PEXPIRE', key, FENCE_IDLE_MS)\n"),
-            java.util.Map.entry(
+            Map.entry(
                     "if ARGV[2] == ARGV[1] then\n"
                             + "  redis.call('SET', KEYS[1], 'semaphore ' .. ARGV[1] .. ' ' .. ARGV[2], 'PX', FENCE_IDLE_MS)\n"
                             + "  for i = 3, 5 do keep_record(KEYS[1], redis.call('PTTL', KEYS[i])) end\n"
@@ -59,13 +62,11 @@ public final class Scripts {
                             + "  redis.call('SET', KEYS[1], 'semaphore ' .. ARGV[1] .. ' ' .. ARGV[2])\n"
                             + "end\n",
                     "redis.call('SET', KEYS[1], 'semaphore ' .. ARGV[1] .. ' ' .. ARGV[2], 'PX', FENCE_IDLE_MS)\n"),
-            java.util.Map.entry(
-                    "      if record and redis.call('TYPE', record).ok == 'string' then\n", "      if false then\n"));
+            Map.entry("      if record and redis.call('TYPE', record).ok == 'string' then\n", "      if false then\n"));
 
-    private static final java.util.Map<Script, Script> LOST_SET_PERMITS =
-            new java.util.concurrent.ConcurrentHashMap<>();
-    private static final java.util.Map<Script, Script> SHARDED = new java.util.concurrent.ConcurrentHashMap<>();
-    private static final java.util.Map<Script, Script> CROSS_SLOT = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Script, Script> LOST_SET_PERMITS = new ConcurrentHashMap<>();
+    private static final Map<Script, Script> SHARDED = new ConcurrentHashMap<>();
+    private static final Map<Script, Script> CROSS_SLOT = new ConcurrentHashMap<>();
     static final String KEYS_LINE = "local keys = KEYS";
     private static final String CROSS_SLOT_KEYS =
             "local keys = {KEYS[1]}\n" + "local n = #ARGV / 2\n" + "for i = 2, n do keys[i] = ARGV[n + i] end";
@@ -102,10 +103,7 @@ public final class Scripts {
         }
         return HOLDERS_LOWERED.computeIfAbsent(
                 script,
-                s -> edited(
-                        s,
-                        "holders-expiry-lowered",
-                        java.util.List.of(java.util.Map.entry(HOLDERS_EXPIRY_LINE, HOLDERS_EXPIRY_SET))));
+                s -> edited(s, "holders-expiry-lowered", List.of(Map.entry(HOLDERS_EXPIRY_LINE, HOLDERS_EXPIRY_SET))));
     }
 
     /**
@@ -137,10 +135,9 @@ public final class Scripts {
      * @throws IllegalStateException if the script lacks a text an edit replaces, so the control could not re-introduce
      *     its defect
      */
-    private static Script edited(
-            Script script, String control, java.util.List<java.util.Map.Entry<String, String>> edits) {
+    private static Script edited(Script script, String control, List<Map.Entry<String, String>> edits) {
         String source = script.source();
-        for (java.util.Map.Entry<String, String> edit : edits) {
+        for (Map.Entry<String, String> edit : edits) {
             if (!source.contains(edit.getKey())) {
                 throw new IllegalStateException(script.name() + " has no text '"
                         + edit.getKey().strip() + "' for the control " + control + " to replace");
