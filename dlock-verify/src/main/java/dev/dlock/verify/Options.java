@@ -14,9 +14,17 @@ import java.util.Objects;
  * @param outDir where the JSONL histories are written
  * @param only the scenarios to run, by name; empty for all of them
  * @param transport the transport every dlock client of the run is built on, holder JVMs included
+ * @param lanes how many scenarios run side by side, each lane with servers (unless {@code redisUri}), a key prefix and
+ *     a runner of its own; 1 runs them one after another
  */
 public record Options(
-        String redisUri, long seed, boolean longTier, Path outDir, List<String> only, ClientTransport transport) {
+        String redisUri,
+        long seed,
+        boolean longTier,
+        Path outDir,
+        List<String> only,
+        ClientTransport transport,
+        int lanes) {
 
     /**
      * Validates the options.
@@ -27,12 +35,33 @@ public record Options(
      * @param outDir see the record component
      * @param only see the record component
      * @param transport see the record component
+     * @param lanes see the record component
      * @throws NullPointerException if {@code outDir}, {@code only} or {@code transport} is null
+     * @throws IllegalArgumentException if {@code lanes} is less than 1
      */
     public Options {
         Objects.requireNonNull(outDir, "outDir");
         Objects.requireNonNull(transport, "transport");
         only = List.copyOf(only);
+        if (lanes < 1) {
+            throw new IllegalArgumentException("--lanes must be at least 1, was " + lanes);
+        }
+    }
+
+    /**
+     * Options whose scenarios run one after another.
+     *
+     * @param redisUri see the record component
+     * @param seed see the record component
+     * @param longTier see the record component
+     * @param outDir see the record component
+     * @param only see the record component
+     * @param transport see the record component
+     * @throws NullPointerException if {@code outDir}, {@code only} or {@code transport} is null
+     */
+    public Options(
+            String redisUri, long seed, boolean longTier, Path outDir, List<String> only, ClientTransport transport) {
+        this(redisUri, seed, longTier, outDir, only, transport, 1);
     }
 
     /**
@@ -65,7 +94,8 @@ public record Options(
     /**
      * Parses command-line arguments as {@code VerifyMain} does (picocli, {@link VerifyFlags}).
      *
-     * @param args the arguments: {@code [--redis URI] [--seed N] [--long] [--out DIR] [--only NAMES] [--transport T]}
+     * @param args the arguments: {@code [--redis URI] [--seed N] [--long] [--out DIR] [--only NAMES] [--transport T]
+     *     [--lanes N]}
      * @return the options
      * @throws IllegalArgumentException naming the argument that is unknown or malformed
      */

@@ -57,7 +57,7 @@ public final class Verify {
      * @throws Exception if the run itself cannot be set up (a server does not start, a directory cannot be written)
      */
     public static Report run(Options options) throws Exception {
-        return run(options, chosen(options.only(), options.longTier()));
+        return run(options, chosen(options.only(), options.longTier()), options.lanes());
     }
 
     /** As {@link #chosen(List, boolean)} for the quick tier. */

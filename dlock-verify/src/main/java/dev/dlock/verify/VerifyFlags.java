@@ -13,6 +13,8 @@ import picocli.CommandLine.Option;
  * <p>Not thread-safe: picocli fills one instance per parse, on the parsing thread.
  */
 public final class VerifyFlags {
+    private static final int MAX_LANES = 16;
+
     @Option(
             names = "--redis",
             paramLabel = "URI",
@@ -49,6 +51,15 @@ public final class VerifyFlags {
             description = "resp or lettuce: the transport of every dlock client of the run (default: "
                     + ClientTransport.DEFAULT_LABEL + ").")
     String transport; // null when not given, so that --simulate can refuse even the default spelled out
+
+    // A string, checked by toOptions, as --seed is.
+    @Option(
+            names = "--lanes",
+            paramLabel = "N",
+            description = "Run N scenarios side by side (1 to 16), each with servers (unless --redis), a key prefix and"
+                    + " clients of its own (default: 1, one after another). The checkers measure real time: on a busy host,"
+                    + " more lanes can starve holders into liveness violations.")
+    String lanes;
 
     @Option(
             names = "--simulate",
@@ -94,10 +105,10 @@ public final class VerifyFlags {
      *     or a flag of the torture run, which does not apply to a simulation
      */
     public SimulatedRun toSimulatedRun() {
-        if (redis != null || longTier || out != null || !only.isEmpty() || transport != null) {
+        if (redis != null || longTier || out != null || !only.isEmpty() || transport != null || lanes != null) {
             throw new IllegalArgumentException(
-                    "--simulate runs no Redis and no scenarios: --redis, --long, --out, --only and --transport do not"
-                            + " apply");
+                    "--simulate runs no Redis and no scenarios: --redis, --long, --out, --only, --transport and --lanes"
+                            + " do not apply");
         }
         long first = seed != null ? integer("--seed", seed, Long.MIN_VALUE) : System.nanoTime() & 0xFFFFFFL;
         long count = seeds != null ? integer("--seeds", seeds, 1) : SimulatedRun.DEFAULT_SEEDS;
@@ -162,6 +173,16 @@ public final class VerifyFlags {
                 longTier,
                 out != null ? out : Path.of("target", "dlock-verify", Long.toString(chosenSeed)),
                 names,
-                chosenTransport);
+                chosenTransport,
+                lanes == null ? 1 : lanes(lanes));
+    }
+
+    /** At most {@link #MAX_LANES}: each lane starts servers and holder JVMs of its own. */
+    private static int lanes(String value) {
+        long n = integer("--lanes", value, 1);
+        if (n > MAX_LANES) {
+            throw new IllegalArgumentException("--lanes must be at most " + MAX_LANES + ", was " + n);
+        }
+        return (int) n;
     }
 }

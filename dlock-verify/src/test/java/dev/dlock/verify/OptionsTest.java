@@ -41,6 +41,19 @@ final class OptionsTest {
     }
 
     @Test
+    void parse_lanes_defaultsToOne_andRefusesNoneOrTooMany() {
+        assertThat(Options.parse().lanes()).isEqualTo(1);
+        assertThat(Options.parse("--lanes", "2").lanes()).isEqualTo(2);
+        assertThatThrownBy(() -> Options.parse("--lanes", "0")).hasMessage("--lanes must be at least 1, was 0");
+        assertThatThrownBy(() -> Options.parse("--lanes", "17")).hasMessage("--lanes must be at most 16, was 17");
+        assertThatThrownBy(() -> Options.parse("--lanes", "two")).hasMessage("--lanes must be an integer, not 'two'");
+        assertThatThrownBy(
+                        () -> new Options(null, 1, false, Path.of("x"), java.util.List.of(), ClientTransport.RESP, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--lanes must be at least 1, was 0");
+    }
+
+    @Test
     void parse_whenArgumentIsUnknownOrValueMissing_namesIt() {
         assertThatThrownBy(() -> Options.parse("--sed", "1")).hasMessageContaining("unknown argument '--sed'");
         assertThatThrownBy(() -> Options.parse("--seed")).hasMessageContaining("--seed needs a value");
