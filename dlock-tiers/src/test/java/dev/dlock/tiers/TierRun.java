@@ -49,7 +49,7 @@ record TierRun(long seed, boolean allScenarios, int exitCode, String report, Tot
      * Runs a tier: the seed from {@code -Ddlock.verify.seed}, else random; only the scenarios named in {@code
      * -Ddlock.verify.only=name,name} (of either tier), else the tier's; the transport named by {@code
      * -Ddlock.verify.transport=resp|lettuce}, else the jar's default; the scenarios in {@code -Ddlock.verify.lanes}
-     * lanes side by side, else two for the quick tier (the build's time, docs/testing.md) and one for the long tier.
+     * lanes side by side, else three for the quick tier (the build's time, docs/testing.md) and one for the long tier.
      */
     static TierRun tier(boolean longTier, Duration timeout) throws Exception {
         long seed = Long.getLong("dlock.verify.seed", System.nanoTime() & 0xFFFFFFL);
@@ -59,7 +59,7 @@ record TierRun(long seed, boolean allScenarios, int exitCode, String report, Tot
                 "--seed",
                 Long.toString(seed),
                 "--lanes",
-                Integer.toString(Integer.getInteger("dlock.verify.lanes", longTier ? 1 : 2)),
+                Integer.toString(Integer.getInteger("dlock.verify.lanes", longTier ? 1 : 3)),
                 "--out",
                 Path.of("target", "dlock-verify", (longTier ? "long-" : "quick-") + seed)
                         .toString()));

@@ -116,6 +116,10 @@ final class ScenarioRunner {
             if (proxied != null) {
                 closeLast.add(proxied);
             }
+            List<LockClient> inThisJvm = new ArrayList<>(List.of(direct));
+            if (proxied != null) {
+                inThisJvm.add(proxied);
+            }
             int index = 0;
             Worker proxiedWorker = null;
             BlockingQueue<String> proxiedSays = new LinkedBlockingQueue<>();
@@ -141,6 +145,7 @@ final class ScenarioRunner {
                 };
                 if (lockClient != direct && lockClient != proxied) {
                     closeLast.add(lockClient);
+                    inThisJvm.add(lockClient);
                 }
                 Worker body = new Worker(
                         spec(scenario, worker, index++),
@@ -159,6 +164,9 @@ final class ScenarioRunner {
                 // a worker that dies of an Error would otherwise only show as a quieter history
                 thread.setUncaughtExceptionHandler((t, e) -> died.put(worker.label(), e));
                 threads.add(thread);
+            }
+            try (LockClient warmer = connections.client(lockUri, null, null, replicaAcks)) {
+                FirstWaits.open(warmer, scenario.name() + "-warm", inThisJvm);
             }
             threads.forEach(Thread::start);
 

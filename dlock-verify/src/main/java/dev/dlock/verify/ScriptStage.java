@@ -122,28 +122,9 @@ final class ScriptStage implements AutoCloseable {
                 resourceRedis));
     }
 
-    /**
-     * Has each client wait once for a throwaway name of the scenario, so that its pub/sub connection is open before
-     * the script times anything to its waits: a client's first wait opens that connection, which a loaded host has
-     * taken 2 s over, and a script's interleaving would miss its moment.
-     */
+    /** Opens each client's pub/sub connection before the script times anything to its waits ({@link FirstWaits}). */
     void warm(LockClient... clients) throws Exception {
-        String name = scenario.name() + "-warm";
-        try {
-            for (LockClient client : clients) {
-                // a fixed lease: the warm-up may take seconds on a loaded host, longer than a renewal may lag
-                dev.dlock.Lease held = direct.lock(name)
-                        .tryAcquire(Duration.ofSeconds(30), Duration.ofSeconds(60))
-                        .orElseThrow(() -> new IllegalStateException("the warm-up lock stayed busy"));
-                CompletableFuture<java.util.Optional<dev.dlock.Lease>> waiting =
-                        CompletableFuture.supplyAsync(() -> client.lock(name).tryAcquire(Duration.ofSeconds(30)));
-                await(() -> direct.admin().status(name).waiters() >= 1, Duration.ofSeconds(30), "a warm-up wait");
-                held.release();
-                await(waiting, Duration.ofSeconds(30), "a warm-up acquire").ifPresent(dev.dlock.Lease::release);
-            }
-        } finally {
-            direct.admin().purge(name);
-        }
+        FirstWaits.open(direct, scenario.name() + "-warm", List.of(clients));
     }
 
     /** The admin view of a direct client of the lock server. */
