@@ -30,7 +30,9 @@ final class DlockMetricsIT {
         return LockClient.builder()
                 .redisUri(redis.server().uri())
                 .transport(new RespTransportFactory())
-                .leaseTime(Duration.ofMillis(300)) // the watchdog renews every 100 ms
+                // the watchdog renews every second: with 300 ms (every 100 ms) a host loaded by a two-module build
+                // stalled a renewal past the lease and the hold of orders was lost before its release
+                .leaseTime(Duration.ofSeconds(3))
                 .listener(metrics);
     }
 
@@ -130,8 +132,9 @@ final class DlockMetricsIT {
 
     @Test
     void unreachableRedis_failsAcquiresAndRenewals() throws Exception {
+        // renewals every second, each failing 300 ms after it is sent: with a 900 ms lease a loaded host once delayed
+        // the first renewal past the lease, the hold expired unrenewed and no renewal ever counted as failed
         try (LockClient client = client(new DlockMetrics(registry))
-                .leaseTime(Duration.ofMillis(900)) // renewals every 300 ms
                 .commandTimeout(Duration.ofMillis(300))
                 .build()) {
             client.lock("held").acquire();
