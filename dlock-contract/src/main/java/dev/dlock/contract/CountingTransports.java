@@ -6,7 +6,10 @@ import dev.dlock.spi.Script;
 import dev.dlock.spi.Transport;
 import dev.dlock.spi.TransportConfig;
 import dev.dlock.spi.TransportFactory;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
@@ -18,20 +21,29 @@ import java.util.function.BiConsumer;
  */
 final class CountingTransports implements TransportFactory {
     private final TransportFactory inner;
-    private final AtomicLong calls = new AtomicLong();
+    private final Map<String, AtomicLong> calls = new ConcurrentHashMap<>();
 
     CountingTransports(TransportFactory inner) {
         this.inner = inner;
     }
 
-    /** Script calls sent so far by every transport this factory connected ({@code eval}, replicated or on a master). */
-    long calls() {
-        return calls.get();
+    /**
+     * Script calls sent so far by every transport this factory connected ({@code eval}, replicated or on a master), by
+     * the script's name ({@code acquire}, {@code renew}, …), in name order.
+     */
+    Map<String, Long> calls() {
+        Map<String, Long> out = new TreeMap<>();
+        calls.forEach((name, count) -> out.put(name, count.get()));
+        return out;
     }
 
     /** Starts the count again from zero. */
     void reset() {
-        calls.set(0);
+        calls.clear();
+    }
+
+    private void count(Script script) {
+        calls.computeIfAbsent(script.name(), n -> new AtomicLong()).incrementAndGet();
     }
 
     @Override
@@ -58,20 +70,20 @@ final class CountingTransports implements TransportFactory {
 
         @Override
         public CompletableFuture<Object> eval(Script script, String[] keys, String[] args) {
-            calls.incrementAndGet();
+            count(script);
             return inner.eval(script, keys, args);
         }
 
         @Override
         public CompletableFuture<Replicated> evalReplicated(
                 Script script, String[] keys, String[] args, ReplicaAck ack) {
-            calls.incrementAndGet();
+            count(script);
             return inner.evalReplicated(script, keys, args, ack);
         }
 
         @Override
         public CompletableFuture<Object> evalOnMaster(int master, Script script, String[] args) {
-            calls.incrementAndGet();
+            count(script);
             return inner.evalOnMaster(master, script, args);
         }
 
