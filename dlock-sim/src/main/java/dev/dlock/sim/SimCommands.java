@@ -2,6 +2,8 @@ package dev.dlock.sim;
 
 import dev.dlock.LockConnectionException;
 import dev.dlock.spi.RedisReplyException;
+import dev.dlock.spi.ReplicaAck;
+import dev.dlock.spi.Replicated;
 import dev.dlock.spi.Script;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -46,9 +48,36 @@ final class SimCommands {
     private long connection;
     private volatile boolean closed;
     private SimTransport.Tap tap;
+    private Blocked blocked; // server side: the last connection of this client blocked in WAIT, or null
+    // server side: per connection of this client, the master's offset after its last command that wrote (Redis's
+    // client woff, which WAIT waits for); a connection not here wrote nothing
+    private final java.util.Map<SimNetwork.ReplyPath, Long> woff = new java.util.HashMap<>();
 
-    /** A script call: sent, answered, or lost with its connection. */
-    private record Call(Script script, String[] keys, String[] args, long issued, CompletableFuture<Object> future) {}
+    /**
+     * A script call: sent, answered, or lost with its connection; with {@code ack}, followed by its {@code WAIT} on
+     * the same connection ({@link SimTransport#evalReplicated}).
+     */
+    private record Call(
+            Script script,
+            String[] keys,
+            String[] args,
+            long issued,
+            CompletableFuture<Object> future,
+            ReplicaAck ack) {}
+
+    /**
+     * Server side: a connection blocked in {@code WAIT}, and what arrived on it meanwhile, which the server runs after
+     * the {@code WAIT} answers, in order (or drops, if the connection has closed).
+     */
+    private static final class Blocked {
+        final SimNetwork.ReplyPath path;
+        final ArrayDeque<Runnable> behind = new ArrayDeque<>();
+        boolean waiting = true;
+
+        Blocked(SimNetwork.ReplyPath path) {
+            this.path = path;
+        }
+    }
 
     /** One sending of a call: its first, or its resend with the source after NOSCRIPT. Guarded by the {@code SimCommands}. */
     private static final class Send {
@@ -56,6 +85,7 @@ final class SimCommands {
         boolean asSource;
         long connection; // as dlock-resp: the connection it went on
         boolean answered; // as Lettuce: its reply or its timeout came
+        boolean again; // as Lettuce: sent again on a new connection after its own was lost
         EventLoop.Event expiry; // as Lettuce: its timeout
 
         Send(Call call) {
@@ -100,7 +130,24 @@ final class SimCommands {
      */
     CompletableFuture<Object> eval(
             Script script, String[] keys, String[] args, long issued, CompletableFuture<Object> future) {
-        Call call = new Call(script, keys, args, issued, future);
+        return eval(script, keys, args, issued, future, null);
+    }
+
+    /**
+     * Runs a script as {@link #eval(Script, String[], String[], long, CompletableFuture)} does, with {@code ack}
+     * followed by its {@code WAIT} on the same connection: the future is completed with a {@link Replicated} (or the
+     * script's error) when the {@code WAIT} answers.
+     *
+     * @return {@code future}
+     */
+    CompletableFuture<Object> eval(
+            Script script,
+            String[] keys,
+            String[] args,
+            long issued,
+            CompletableFuture<Object> future,
+            ReplicaAck ack) {
+        Call call = new Call(script, keys, args, issued, future, ack);
         Send send = new Send(call);
         boolean direct;
         boolean connect = false;
@@ -152,7 +199,7 @@ final class SimCommands {
         }
         inFlight++;
         if (loop != null) {
-            send.expiry = loop.after(timeoutNanos, () -> timedOut(send));
+            send.expiry = loop.after(timeoutNanos + ackNanos(send.call), () -> timedOut(send));
         }
         if (commandLink.isUp()) {
             sent.add(send);
@@ -177,23 +224,122 @@ final class SimCommands {
     private void wire(Send send) {
         boolean asSource = send.asSource;
         long on = send.connection;
+        network.toServer(SimNetwork.Link.COMMANDS, () -> arrived(send, asSource, on));
+    }
+
+    /**
+     * Server side: a command arrived. On a connection blocked in {@code WAIT} it waits behind it, as Redis holds a
+     * blocked client's further commands, and is dropped if the connection closes meanwhile.
+     */
+    private void arrived(Send send, boolean asSource, long on) {
+        Blocked b = blocked;
+        if (b != null && b.waiting) {
+            SimNetwork.ReplyPath path = network.replyPath(SimNetwork.Link.COMMANDS);
+            if (b.path.equals(path)) {
+                b.behind.addLast(() -> {
+                    if (path.open()) {
+                        serve(send, asSource, on, path);
+                    }
+                });
+                return;
+            }
+        }
+        serve(send, asSource, on, null);
+    }
+
+    /** Server side: runs a command and sends its reply, on {@code path} if given, else on the connection it came on. */
+    private void serve(Send send, boolean asSource, long on, SimNetwork.ReplyPath path) {
         Call call = send.call;
-        network.toServer(SimNetwork.Link.COMMANDS, () -> {
-            Object reply;
-            long wipes = server.wipes();
-            try {
-                reply = asSource
-                        ? server.eval(call.script.source(), call.keys, call.args)
-                        : server.evalsha(call.script.sha1(), call.keys, call.args);
-            } catch (RedisReplyException e) {
-                reply = e;
+        Object reply;
+        long wipes = server.wipes();
+        SimReplica replica = server.replica();
+        long offset = replica == null ? 0 : replica.shipped();
+        try {
+            reply = asSource
+                    ? server.eval(call.script.source(), call.keys, call.args)
+                    : server.evalsha(call.script.sha1(), call.keys, call.args);
+        } catch (RedisReplyException e) {
+            reply = e;
+        }
+        if (tap != null) {
+            tap.ran(call.script, call.keys, reply);
+        }
+        if (replica != null && replica.shipped() != offset) {
+            if (path == null) {
+                path = network.replyPath(SimNetwork.Link.COMMANDS);
             }
-            if (tap != null) {
-                tap.ran(call.script, call.keys, reply);
+            if (woff.size() > 4) {
+                woff.keySet().removeIf(p -> !p.open());
             }
-            Object answer = reply;
+            woff.put(path, replica.shipped());
+        }
+        Object answer = reply;
+        if (call.ack != null) {
+            waitFor(send, asSource, on, path != null ? path : network.replyPath(SimNetwork.Link.COMMANDS), answer);
+        } else if (path != null) {
+            path.send(() -> replied(send, on, asSource, wipes, answer));
+        } else {
             network.toClient(SimNetwork.Link.COMMANDS, () -> replied(send, on, asSource, wipes, answer));
+        }
+    }
+
+    /**
+     * Server side: the {@code WAIT replicas timeout} sent right behind a script on its connection. As Redis's, it
+     * waits for the connection's last write (the script's, if it wrote; an earlier one's, if it did not; none on a
+     * connection that wrote nothing): it answers once the replica has applied the master's stream up to that offset,
+     * at once if it had, or at the timeout with the count that had (0: one replica; never one while no replica is
+     * attached); the connection is blocked until then. The pair's one answer, as both transports make it: the
+     * script's error if it failed, else a {@link Replicated} of its reply and the count. {@code WAITAOF} is refused as
+     * Redis 7.0 refuses an unknown command (the simulated server is 7.0; the transports word it so), at once.
+     */
+    private void waitFor(Send send, boolean asSource, long on, SimNetwork.ReplyPath path, Object reply) {
+        ReplicaAck ack = send.call.ack;
+        long wipes = server.wipes();
+        if (ack.fsync()) {
+            Object refused = reply instanceof RedisReplyException
+                    ? reply
+                    : new RedisReplyException(
+                            "ERR replicaAckFsync needs WAITAOF, which Redis has only since 7.2; this server answered:"
+                                    + " ERR unknown command 'WAITAOF', with args beginning with: '0' '"
+                                    + ack.replicas() + "' '" + ack.timeoutMillis()
+                                    + "'  (the script ran; its writes were not confirmed)",
+                            null);
+            path.send(() -> replied(send, on, asSource, wipes, refused));
+            return;
+        }
+        SimReplica replica = server.replica();
+        long now = loop.now();
+        long applied = replica == null ? Long.MAX_VALUE : replica.appliedAt(woff.getOrDefault(path, 0L));
+        long deadline = now + ack.timeout().toNanos();
+        int count = applied <= deadline ? 1 : 0;
+        Object answer = reply instanceof RedisReplyException ? reply : new Replicated(reply, count);
+        long at = Math.min(applied, deadline);
+        if (at <= now) {
+            path.send(() -> replied(send, on, asSource, wipes, answer));
+            return;
+        }
+        Blocked b = new Blocked(path);
+        blocked = b;
+        loop.after(at - now, () -> {
+            b.waiting = false;
+            if (path.open()) {
+                path.send(() -> replied(send, on, asSource, wipes, answer));
+            }
+            while (!b.behind.isEmpty()) {
+                Blocked next = blocked;
+                if (next != b && next.waiting && next.path.equals(path)) {
+                    next.behind.addAll(b.behind); // blocked again by one of them: the rest wait on
+                    b.behind.clear();
+                    return;
+                }
+                b.behind.pollFirst().run();
+            }
         });
+    }
+
+    /** How much longer than a plain call a call may take: its {@code WAIT}'s timeout. */
+    private static long ackNanos(Call call) {
+        return call.ack == null ? 0 : call.ack.timeout().toNanos();
     }
 
     /** As Lettuce: a command not answered within its timeout is answered with the timeout, which may have run. */
@@ -282,10 +428,19 @@ final class SimCommands {
         if (!retried) {
             if (answer instanceof RuntimeException e) {
                 send.call.future.completeExceptionally(e);
+            } else if (send.again && send.call.ack != null) {
+                // as dlock-lettuce: the pair went out again on a new connection, whose WAIT proves nothing of the
+                // script's first run
+                send.call.future.completeExceptionally(new LockConnectionException(
+                        uri,
+                        "replica acknowledgement not proven: the connection was lost before the replicas'"
+                                + " acknowledgement arrived",
+                        null));
             } else {
                 if (tap != null && !send.call.future.isDone()) {
                     Call call = send.call;
-                    tap.answered(call.script, call.keys, call.args, call.issued, wipes, answer);
+                    Object script = answer instanceof Replicated r ? r.reply() : answer;
+                    tap.answered(call.script, call.keys, call.args, call.issued, wipes, script);
                 }
                 send.call.future.complete(shaped(answer));
             }
@@ -359,6 +514,7 @@ final class SimCommands {
             sent.clear();
             if (lettuce) {
                 for (int i = failed.size() - 1; i >= 0; i--) {
+                    failed.get(i).again = true;
                     unsent.addFirst(failed.get(i)); // at least once: again, ahead of what was issued since
                 }
                 failed.clear();
@@ -398,6 +554,9 @@ final class SimCommands {
 
     /** Status strings as plain strings, at any depth, as a RESP2 client decodes them. */
     private static Object shaped(Object reply) {
+        if (reply instanceof Replicated r) {
+            return new Replicated(shaped(r.reply()), r.acknowledged());
+        }
         if (reply instanceof StatusReply s) {
             return s.text();
         }
