@@ -185,21 +185,34 @@ final class HoldBook {
 
     /**
      * The single server's replica was promoted at the server's clock {@code nowMs}: {@code lost} has, per name, the
-     * tokens of the records it took away; {@code data} is what the server comes back with. A force-release whose
-     * holds {@code data} has again is undone for them. A count {@code setPermits} lowered is no longer known to be in
-     * force (its write is not acknowledged, and may not have reached the replica).
+     * tokens of the records it took away. A count {@code setPermits} lowered is no longer known to be in force (its
+     * write is not acknowledged, and may not have reached the replica).
      */
-    void promoted(long nowMs, Map<String, Set<Long>> lost, SimRedis data) {
+    void promoted(long nowMs, Map<String, Set<Long>> lost) {
         lowered.clear();
         lost.forEach((name, tokens) ->
                 promoted.computeIfAbsent(name, k -> new ArrayList<>()).add(new Forced(nowMs, tokens)));
+    }
+
+    /**
+     * The server came back at its clock {@code nowMs} with the data of the replica promoted at {@code promotedMs}: a
+     * force-release whose holds it has again (the replica had not applied it) is undone for them, which are their
+     * holders' again; as records the promotion brought back, perhaps with an earlier end than their last renewal's,
+     * they count as taken away by it ({@link #promotedAt}) whenever the server does not hold them.
+     */
+    void promotedServerBack(long promotedMs, long nowMs) {
+        Map<String, Set<Long>> back = new HashMap<>();
         for (List<Hold> holds : held.values()) {
             for (Hold h : holds) {
-                if (forcedAt(h) >= 0 && serverSide(data, h, nowMs) == null) {
+                if (forcedAt(h) >= 0 && serverSide(server, h, nowMs) == null) {
                     forced.get(h.name()).forEach(f -> f.tokens().remove(h.token()));
+                    back.computeIfAbsent(h.name(), k -> new java.util.HashSet<>())
+                            .add(h.token());
                 }
             }
         }
+        back.forEach((name, tokens) ->
+                promoted.computeIfAbsent(name, k -> new ArrayList<>()).add(new Forced(promotedMs, tokens)));
     }
 
     /**

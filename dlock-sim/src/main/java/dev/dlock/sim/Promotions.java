@@ -126,7 +126,7 @@ final class Promotions {
         SimRedis data = replica.detach();
         Map<String, Set<Long>> lost = lostRecords(server, data);
         Set<Hold> acked = run.book().ackedValid();
-        run.book().promoted(nowMs, lost, data);
+        run.book().promoted(nowMs, lost);
         long down = own.nextLong(50, 3000) * MS;
         for (LoopNetwork network : builder.networksTo(server)) {
             network.crash(SimNetwork.Link.COMMANDS, down);
@@ -138,6 +138,7 @@ final class Promotions {
         loop.after(down, () -> {
             server.restartWith(data);
             faults.serverDown(false);
+            run.book().promotedServerBack(nowMs, epochMs + loop.now() / MS);
             survivors += run.book().ackedSurvivors(acked, epochMs + loop.now() / MS);
             long resync =
                     own.nextInt(4) == 0 ? own.nextLong(1000, 3 * config.leaseMillis() + 1) : own.nextLong(50, 1000);

@@ -225,8 +225,9 @@ final class HoldBookTest {
         SimRedis replica = new SimRedis(() -> now[0]);
         java.util.Map<String, java.util.Set<Long>> lost = Promotions.lostRecords(server, replica);
         assertThat(lost.get("m")).contains(1000L);
-        promoted.promoted(now[0], lost, replica);
+        promoted.promoted(now[0], lost);
         server.restartWith(replica);
+        promoted.promotedServerBack(now[0], now[0]);
         long fresh = (now[0] + 100) * 1000;
         server.call("HSET", "dlock:{m}", "owner", "c:lease-3", "token", Long.toString(fresh));
         assertThat(promoted.taken(new Hold(Kind.MUTEX, "m", fresh, validUntil(now, now[0] + 1000), 3)))
@@ -279,8 +280,9 @@ final class HoldBookTest {
         promoted.taken(hold);
         java.util.Map<String, java.util.Set<Long>> lost = Promotions.lostRecords(server, replica);
         assertThat(lost.get("m")).contains(1000L);
-        promoted.promoted(now[0], lost, replica);
+        promoted.promoted(now[0], lost);
         server.restartWith(replica);
+        promoted.promotedServerBack(now[0], now[0]);
         now[0] = NOW + 600;
         server.call("PEXPIRE", "dlock:{m}", "1000"); // renewed on the new master
         until[0] = NOW + 1600;

@@ -178,6 +178,24 @@ final class SimReplicaTest {
     }
 
     @Test
+    void aLettucePairWhoseConnectionIsLost_runsAgainOnTheNextOne_andStillFails() {
+        replica.holdBack(1000 * MS);
+        LoopNetwork network = new LoopNetwork(
+                loop,
+                new SplittableRandom(3),
+                LoopNetwork.Delays.between(100_000, 100_000),
+                LoopNetwork.Delays.between(100_000, 100_000));
+        SimTransport transport =
+                new SimTransport(master, network, false, loop, Duration.ofSeconds(2), SimTransport.Reconnects.LETTUCE);
+        CompletableFuture<Replicated> r = transport.evalReplicated(INCR, new String[] {"n"}, new String[0], ACK);
+        loop.runFor(10 * MS);
+        network.drop(SimNetwork.Link.COMMANDS, 0);
+        loop.runFor(300 * MS);
+        assertThat(master.call("GET", "n")).as("at least once: it ran again").isEqualTo("2");
+        assertThatThrownBy(r::get).cause().isInstanceOf(LockConnectionException.class);
+    }
+
+    @Test
     void aPromotion_takesAwayTheRecordsTheReplicaLacksOrHasShorter() {
         long token = 5_000;
         master.call("HSET", "dlock:{kept}", "owner", "a", "token", "100");
