@@ -295,6 +295,33 @@ final class HoldBookTest {
     }
 
     @Test
+    void aForceReleaseAPromotionUndid_exemptsNoMore_itsHoldTheHoldersAgain() {
+        long[] now = {NOW};
+        SimRedis server = new SimRedis(() -> now[0]);
+        HoldBook promoted = new HoldBook(server, 3, List.of(), 1000, () -> now[0]);
+        server.call("HSET", "dlock:{m}", "owner", "c:lease-1", "token", "1000");
+        server.call("PEXPIRE", "dlock:{m}", "1000");
+        long[] until = {NOW + 900};
+        Hold hold = new Hold(Kind.MUTEX, "m", 1000, validUntil(now, until), 1);
+        promoted.taken(hold);
+        SimRedis replica = new SimRedis(() -> now[0]);
+        replica.copyKeysOf(server);
+        server.call("DEL", "dlock:{m}"); // the force-release, which the replica never got
+        promoted.forced("m", NOW, new java.util.HashSet<>(java.util.Set.of(1000L)));
+        assertThat(promoted.check(now[0])).isNull();
+        assertThat(promoted.exemptions()).containsEntry("force-release", 1L);
+        promoted.promoted(now[0], Promotions.lostRecords(server, replica));
+        now[0] = NOW + 100;
+        server.restartWith(replica);
+        promoted.promotedServerBack(NOW, now[0]);
+        now[0] = NOW + 600;
+        server.call("PEXPIRE", "dlock:{m}", "1000"); // renewed on the new master
+        until[0] = NOW + 1500;
+        now[0] = NOW + 1200; // past a force-release's bound: the hold is its holder's again, and held
+        assertThat(promoted.check(now[0])).isNull();
+    }
+
+    @Test
     void aWipe_forgetsALoweredCount_withTheRecordItLost() {
         Hold first = new Hold(Kind.PERMIT, "s", 80_000, VALID, 1);
         Hold second = new Hold(Kind.PERMIT, "s", 80_001, VALID, 2);
