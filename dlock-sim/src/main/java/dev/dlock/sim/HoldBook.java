@@ -104,10 +104,10 @@ final class HoldBook {
     private final List<long[]> wipes = new ArrayList<>();
     /** Per wipe: the largest tokens of holds taken before it. */
     private final List<MaxTokens> beforeWipe = new ArrayList<>();
-    /** Per name: its force-releases. */
-    private final Map<String, List<Forced>> forced = new HashMap<>();
-    /** Per name: the tokens promotions took away (as force-releases: the instant, the tokens). */
-    private final Map<String, List<Forced>> promoted = new HashMap<>();
+    /** The tokens force-releases removed, and those promotions took away. */
+    private final TokenRemovals forced = new TokenRemovals();
+
+    private final TokenRemovals promoted = new TokenRemovals();
     /** Whether a caller's client waits for replica acknowledgements ({@code replicaAcks}). */
     private IntPredicate acked = caller -> false;
 
@@ -120,13 +120,6 @@ final class HoldBook {
 
     /** The largest tokens per name: of any hold, and of exclusive ones. */
     private record MaxTokens(Map<String, Long> all, Map<String, Long> exclusive) {}
-
-    /** A force-release of a name, run on the server at its clock {@code atMs}: the tokens it removed. */
-    private record Forced(long atMs, Set<Long> tokens) {
-        boolean removed(long token) {
-            return tokens.contains(token);
-        }
-    }
 
     /**
      * @param server the server the holds are taken on
@@ -175,7 +168,7 @@ final class HoldBook {
      * tokens} (told as it runs, whether or not its reply reaches the operator).
      */
     void forced(String name, long nowMs, Set<Long> tokens) {
-        forced.computeIfAbsent(name, k -> new ArrayList<>()).add(new Forced(nowMs, tokens));
+        forced.add(name, nowMs, tokens);
     }
 
     /** Which callers' clients wait for replica acknowledgements ({@code replicaAcks}): a promotion never exempts them. */
@@ -190,8 +183,7 @@ final class HoldBook {
      */
     void promoted(long nowMs, Map<String, Set<Long>> lost) {
         lowered.clear();
-        lost.forEach((name, tokens) ->
-                promoted.computeIfAbsent(name, k -> new ArrayList<>()).add(new Forced(nowMs, tokens)));
+        lost.forEach((name, tokens) -> promoted.add(name, nowMs, tokens));
     }
 
     /**
@@ -201,18 +193,14 @@ final class HoldBook {
      * they count as taken away by it ({@link #promotedAt}) whenever the server does not hold them.
      */
     void promotedServerBack(long promotedMs, long nowMs) {
-        Map<String, Set<Long>> back = new HashMap<>();
         for (List<Hold> holds : held.values()) {
             for (Hold h : holds) {
                 if (forcedAt(h) >= 0 && serverSide(server, h, nowMs) == null) {
-                    forced.get(h.name()).forEach(f -> f.tokens().remove(h.token()));
-                    back.computeIfAbsent(h.name(), k -> new java.util.HashSet<>())
-                            .add(h.token());
+                    forced.undo(h.name(), h.token());
+                    promoted.add(h.name(), promotedMs, Set.of(h.token()));
                 }
             }
         }
-        back.forEach((name, tokens) ->
-                promoted.computeIfAbsent(name, k -> new ArrayList<>()).add(new Forced(promotedMs, tokens)));
     }
 
     /**
@@ -243,12 +231,7 @@ final class HoldBook {
         if (h.kind() == Kind.REDLOCK || acked.test(h.caller())) {
             return -1;
         }
-        for (Forced p : promoted.getOrDefault(h.name(), List.of())) {
-            if (p.removed(h.token())) {
-                return p.atMs();
-            }
-        }
-        return -1;
+        return promoted.firstAt(h.name(), h.token());
     }
 
     /** The server's clock (ms) when a wipe or a force-release first took {@code h} away, or -1 if none did. */
@@ -263,12 +246,7 @@ final class HoldBook {
 
     /** The server's clock (ms) when a force-release first removed {@code h}, or -1 if none did. */
     private long forcedAt(Hold h) {
-        for (Forced f : forced.getOrDefault(h.name(), List.of())) {
-            if (f.removed(h.token())) {
-                return f.atMs(); // in order: the first that removed it
-            }
-        }
-        return -1;
+        return forced.firstAt(h.name(), h.token()); // in order: the first that removed it
     }
 
     /**
