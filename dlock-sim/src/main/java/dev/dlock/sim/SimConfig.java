@@ -80,7 +80,9 @@ public record SimConfig(
      * The defaults for a seed: 3 clients of 4 callers and 2 thread callers over 3 names of each kind, 3 permits, Redlock over 3
      * masters, 1 s leases, delays up to 20 ms with spikes up to 1.5 s, one reply in 1,000 and one pub/sub message
      * in 100 lost, each connection dropped every 600 s on average (with 3 clients over a server and 3 Redlock
-     * masters, 7 to 12 drops per 100,000 steps in all).
+     * masters, 7 to 12 drops per 100,000 steps in all); the single server losing its data every 120 s, a force-release
+     * every 30 s and a promotion of its replica every 120 s on average, the last of the clients built with {@code
+     * replicaAcks(1)}.
      *
      * @param seed the seed
      * @param steps the steps
