@@ -48,10 +48,7 @@ final class SimCommands {
     private long connection;
     private volatile boolean closed;
     private SimTransport.Tap tap;
-    private Blocked blocked; // server side: the last connection of this client blocked in WAIT, or null
-    // server side: per connection of this client, the master's offset after its last command that wrote (Redis's
-    // client woff, which WAIT waits for); a connection not here wrote nothing
-    private final java.util.Map<SimNetwork.ReplyPath, Long> woff = new java.util.HashMap<>();
+    private final CommandServer serverSide; // what the server does with what this client sends
 
     /**
      * A script call: sent, answered, or lost with its connection; with {@code ack}, followed by its {@code WAIT} on
@@ -64,20 +61,6 @@ final class SimCommands {
             long issued,
             CompletableFuture<Object> future,
             ReplicaAck ack) {}
-
-    /**
-     * Server side: a connection blocked in {@code WAIT}, and what arrived on it meanwhile, which the server runs after
-     * the {@code WAIT} answers, in order (or drops, if the connection has closed).
-     */
-    private static final class Blocked {
-        final SimNetwork.ReplyPath path;
-        final ArrayDeque<Runnable> behind = new ArrayDeque<>();
-        boolean waiting = true;
-
-        Blocked(SimNetwork.ReplyPath path) {
-            this.path = path;
-        }
-    }
 
     /** One sending of a call: its first, or its resend with the source after NOSCRIPT. Guarded by the {@code SimCommands}. */
     private static final class Send {
@@ -104,6 +87,7 @@ final class SimCommands {
         this.timeoutNanos = timeoutNanos;
         this.uri = uri;
         this.lettuce = lettuce;
+        this.serverSide = new CommandServer(server, network, loop);
         this.commandLink = new ReconnectingLink(SimNetwork.Link.COMMANDS, network, loop, uri, lettuce);
         commandLink.owner(new ReconnectingLink.Owner() {
             @Override
@@ -121,6 +105,7 @@ final class SimCommands {
     /** Sets the one {@link SimTransport.Tap}. */
     void tap(SimTransport.Tap tap) {
         this.tap = tap;
+        serverSide.tap(tap);
     }
 
     /**
@@ -224,117 +209,16 @@ final class SimCommands {
     private void wire(Send send) {
         boolean asSource = send.asSource;
         long on = send.connection;
-        network.toServer(SimNetwork.Link.COMMANDS, () -> arrived(send, asSource, on));
-    }
-
-    /**
-     * Server side: a command arrived. On a connection blocked in {@code WAIT} it waits behind it, as Redis holds a
-     * blocked client's further commands, and is dropped if the connection closes meanwhile.
-     */
-    private void arrived(Send send, boolean asSource, long on) {
-        Blocked b = blocked;
-        if (b != null && b.waiting) {
-            SimNetwork.ReplyPath path = network.replyPath(SimNetwork.Link.COMMANDS);
-            if (b.path.equals(path)) {
-                b.behind.addLast(() -> {
-                    if (path.open()) {
-                        serve(send, asSource, on, path);
-                    }
-                });
-                return;
-            }
-        }
-        serve(send, asSource, on, null);
-    }
-
-    /** Server side: runs a command and sends its reply, on {@code path} if given, else on the connection it came on. */
-    private void serve(Send send, boolean asSource, long on, SimNetwork.ReplyPath path) {
         Call call = send.call;
-        Object reply;
-        long wipes = server.wipes();
-        SimReplica replica = server.replica();
-        long offset = replica == null ? 0 : replica.shipped();
-        try {
-            reply = asSource
-                    ? server.eval(call.script.source(), call.keys, call.args)
-                    : server.evalsha(call.script.sha1(), call.keys, call.args);
-        } catch (RedisReplyException e) {
-            reply = e;
-        }
-        if (tap != null) {
-            tap.ran(call.script, call.keys, reply);
-        }
-        if (replica != null && replica.shipped() != offset) {
-            if (path == null) {
-                path = network.replyPath(SimNetwork.Link.COMMANDS);
-            }
-            if (woff.size() > 4) {
-                woff.keySet().removeIf(p -> !p.open());
-            }
-            woff.put(path, replica.shipped());
-        }
-        Object answer = reply;
-        if (call.ack != null) {
-            waitFor(send, asSource, on, path != null ? path : network.replyPath(SimNetwork.Link.COMMANDS), answer);
-        } else if (path != null) {
-            path.send(() -> replied(send, on, asSource, wipes, answer));
-        } else {
-            network.toClient(SimNetwork.Link.COMMANDS, () -> replied(send, on, asSource, wipes, answer));
-        }
-    }
-
-    /**
-     * Server side: the {@code WAIT replicas timeout} sent right behind a script on its connection. As Redis's, it
-     * waits for the connection's last write (the script's, if it wrote; an earlier one's, if it did not; none on a
-     * connection that wrote nothing): it answers once the replica has applied the master's stream up to that offset,
-     * at once if it had, or at the timeout with the count that had (0: one replica; never one while no replica is
-     * attached); the connection is blocked until then. The pair's one answer, as both transports make it: the
-     * script's error if it failed, else a {@link Replicated} of its reply and the count. {@code WAITAOF} is refused as
-     * Redis 7.0 refuses an unknown command (the simulated server is 7.0; the transports word it so), at once.
-     */
-    private void waitFor(Send send, boolean asSource, long on, SimNetwork.ReplyPath path, Object reply) {
-        ReplicaAck ack = send.call.ack;
-        long wipes = server.wipes();
-        if (ack.fsync()) {
-            Object refused = reply instanceof RedisReplyException
-                    ? reply
-                    : new RedisReplyException(
-                            "ERR replicaAckFsync needs WAITAOF, which Redis has only since 7.2; this server answered:"
-                                    + " ERR unknown command 'WAITAOF', with args beginning with: '0' '"
-                                    + ack.replicas() + "' '" + ack.timeoutMillis()
-                                    + "'  (the script ran; its writes were not confirmed)",
-                            null);
-            path.send(() -> replied(send, on, asSource, wipes, refused));
-            return;
-        }
-        SimReplica replica = server.replica();
-        long now = loop.now();
-        long applied = replica == null ? Long.MAX_VALUE : replica.appliedAt(woff.getOrDefault(path, 0L));
-        long deadline = now + ack.timeout().toNanos();
-        int count = applied <= deadline ? 1 : 0;
-        Object answer = reply instanceof RedisReplyException ? reply : new Replicated(reply, count);
-        long at = Math.min(applied, deadline);
-        if (at <= now) {
-            path.send(() -> replied(send, on, asSource, wipes, answer));
-            return;
-        }
-        Blocked b = new Blocked(path);
-        blocked = b;
-        loop.after(at - now, () -> {
-            b.waiting = false;
-            if (path.open()) {
-                path.send(() -> replied(send, on, asSource, wipes, answer));
-            }
-            while (!b.behind.isEmpty()) {
-                Blocked next = blocked;
-                if (next != b && next.waiting && next.path.equals(path)) {
-                    next.behind.addAll(b.behind); // blocked again by one of them: the rest wait on
-                    b.behind.clear();
-                    return;
-                }
-                b.behind.pollFirst().run();
-            }
-        });
+        network.toServer(
+                SimNetwork.Link.COMMANDS,
+                () -> serverSide.arrived(
+                        call.script,
+                        call.keys,
+                        call.args,
+                        asSource,
+                        call.ack,
+                        (wipes, answer) -> replied(send, on, asSource, wipes, answer)));
     }
 
     /** How much longer than a plain call a call may take: its {@code WAIT}'s timeout. */

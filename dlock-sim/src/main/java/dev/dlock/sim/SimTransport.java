@@ -37,7 +37,7 @@ import java.util.function.BiConsumer;
  *
  * <p>Replica acknowledgements ({@link #evalReplicated}, with a world to time them): the script and its {@code WAIT}
  * go as one pair on one connection, against the server's {@link SimReplica} (none: the count is 0); the server holds
- * the connection until the {@code WAIT} answers ({@link SimCommands}). A pair whose connection is lost before its
+ * the connection until the {@code WAIT} answers ({@link CommandServer}). A pair whose connection is lost before its
  * answer fails with a {@link LockConnectionException}: at once as dlock-resp, or (as Lettuce) when the pair sent again
  * on the next connection answers, its script run a second time.
  *
