@@ -74,6 +74,26 @@ final class Commands {
             return run(name, argv);
         } catch (ErrorReply.Raised e) {
             return e.reply;
+        } finally {
+            if (keys.notingWrites()) {
+                noteWrite(name, argv);
+            }
+        }
+    }
+
+    /**
+     * Tells the keyspace which keys a write command may have changed, for a replica ({@link Keyspace#written()}): a
+     * key it names is shipped as it is afterwards, changed or not, which a replica applies to the same effect.
+     */
+    private void noteWrite(String name, String[] argv) {
+        switch (name) {
+            case "SET", "PEXPIRE", "PERSIST", "INCR", "HSET", "HDEL", "ZADD", "ZREM" -> keys.wrote(argv[1]);
+            case "DEL" -> {
+                for (int i = 1; i < argv.length; i++) {
+                    keys.wrote(argv[i]);
+                }
+            }
+            default -> {}
         }
     }
 
@@ -133,6 +153,7 @@ final class Commands {
             case "ECHO":
                 return a[1];
             case "FLUSHALL":
+                keys.wroteAll();
                 keys.clear();
                 return StatusReply.OK;
             default:

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
 
 /**
@@ -30,6 +31,16 @@ import java.util.function.LongSupplier;
  * watchdog's lease (no renewal after it can succeed: the key is gone; every deadline counts from a request sent before
  * it), the hold's own end for a fixed lease, with 100 ppm of drift and 2 ms. The fencing-token check is not relaxed: tokens
  * still rise per name across both.
+ *
+ * <p>A third event is a promotion of the server's replica ({@link Promotions}): the server comes back with what its
+ * replica had applied. It takes away the records the replica lacked or had with an earlier end (a grant, relay or
+ * renewal not yet replicated): their tokens ({@link #promoted}). dlock keeps a hold across it only for a holder built
+ * with {@code replicaAcks} (docs/topologies.md): such a hold is never exempt, and is checked as any other. A hold of a
+ * holder without it whose token a promotion took away is exempt as above, from the promotion, while the server does not
+ * hold it (a record that came back shorter is the holder's again once a renewal on the new master extends it), and its
+ * holder must learn the loss within the same bound; its token is not held against holds taken since (a relay within
+ * its client may bring it to its caller after the promotion). A force-release the promotion undid (the replica had not
+ * applied it) exempts no longer: the hold is the holder's again.
  */
 final class HoldBook {
     /** The kinds of hold the callers take. */
@@ -93,8 +104,12 @@ final class HoldBook {
     private final List<long[]> wipes = new ArrayList<>();
     /** Per wipe: the largest tokens of holds taken before it. */
     private final List<MaxTokens> beforeWipe = new ArrayList<>();
-    /** Per name: its force-releases. */
-    private final Map<String, List<Forced>> forced = new HashMap<>();
+    /** The tokens force-releases removed, and those promotions took away. */
+    private final TokenRemovals forced = new TokenRemovals();
+
+    private final TokenRemovals promoted = new TokenRemovals();
+    /** Whether a caller's client waits for replica acknowledgements ({@code replicaAcks}). */
+    private IntPredicate acked = caller -> false;
 
     private final long leaseMillis;
     private final LongSupplier clock;
@@ -105,13 +120,6 @@ final class HoldBook {
 
     /** The largest tokens per name: of any hold, and of exclusive ones. */
     private record MaxTokens(Map<String, Long> all, Map<String, Long> exclusive) {}
-
-    /** A force-release of a name, run on the server at its clock {@code atMs}: the tokens it removed. */
-    private record Forced(long atMs, Set<Long> tokens) {
-        boolean removed(long token) {
-            return tokens.contains(token);
-        }
-    }
 
     /**
      * @param server the server the holds are taken on
@@ -160,7 +168,70 @@ final class HoldBook {
      * tokens} (told as it runs, whether or not its reply reaches the operator).
      */
     void forced(String name, long nowMs, Set<Long> tokens) {
-        forced.computeIfAbsent(name, k -> new ArrayList<>()).add(new Forced(nowMs, tokens));
+        forced.add(name, nowMs, tokens);
+    }
+
+    /** Which callers' clients wait for replica acknowledgements ({@code replicaAcks}): a promotion never exempts them. */
+    void ackedCallers(IntPredicate acked) {
+        this.acked = acked;
+    }
+
+    /**
+     * The single server's replica was promoted at the server's clock {@code nowMs}: {@code lost} has, per name, the
+     * tokens of the records it took away. A count {@code setPermits} lowered is no longer known to be in force (its
+     * write is not acknowledged, and may not have reached the replica).
+     */
+    void promoted(long nowMs, Map<String, Set<Long>> lost) {
+        lowered.clear();
+        lost.forEach((name, tokens) -> promoted.add(name, nowMs, tokens));
+    }
+
+    /**
+     * The server came back at its clock {@code nowMs} with the data of the replica promoted at {@code promotedMs}: a
+     * force-release whose holds it has again (the replica had not applied it) is undone for them, which are their
+     * holders' again; as records the promotion brought back, perhaps with an earlier end than their last renewal's,
+     * they count as taken away by it ({@link #promotedAt}) whenever the server does not hold them.
+     */
+    void promotedServerBack(long promotedMs, long nowMs) {
+        for (List<Hold> holds : held.values()) {
+            for (Hold h : holds) {
+                if (forcedAt(h) >= 0 && serverSide(server, h, nowMs) == null) {
+                    forced.undo(h.name(), h.token());
+                    promoted.add(h.name(), promotedMs, Set.of(h.token()));
+                }
+            }
+        }
+    }
+
+    /**
+     * How many holds of holders with {@code replicaAcks} believed valid at the promotion ({@code before}) are still
+     * believed valid and held by the server now, back with its replica's data.
+     */
+    long ackedSurvivors(Set<Hold> before, long nowMs) {
+        return before.stream()
+                .filter(h -> h.lease().isValid() && serverSide(server, h, nowMs) == null)
+                .count();
+    }
+
+    /** The holds of holders with {@code replicaAcks} that their holders believe valid now. */
+    Set<Hold> ackedValid() {
+        Set<Hold> out = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        held.values()
+                .forEach(l -> l.stream()
+                        .filter(h -> acked.test(h.caller()) && h.lease().isValid())
+                        .forEach(out::add));
+        return out;
+    }
+
+    /**
+     * The server's clock (ms) when a promotion took {@code h} away, if its holder does not wait for acknowledgements,
+     * or -1.
+     */
+    private long promotedAt(Hold h) {
+        if (h.kind() == Kind.REDLOCK || acked.test(h.caller())) {
+            return -1;
+        }
+        return promoted.firstAt(h.name(), h.token());
     }
 
     /** The server's clock (ms) when a wipe or a force-release first took {@code h} away, or -1 if none did. */
@@ -175,12 +246,7 @@ final class HoldBook {
 
     /** The server's clock (ms) when a force-release first removed {@code h}, or -1 if none did. */
     private long forcedAt(Hold h) {
-        for (Forced f : forced.getOrDefault(h.name(), List.of())) {
-            if (f.removed(h.token())) {
-                return f.atMs(); // in order: the first that removed it
-            }
-        }
-        return -1;
+        return forced.firstAt(h.name(), h.token()); // in order: the first that removed it
     }
 
     /**
@@ -198,7 +264,9 @@ final class HoldBook {
         // reached their callers, so it is not held against holds returned meanwhile. A wiped one's still is, against
         // the holds taken before the wipe (a crash loses every reply in flight; only a relay within a client reaches
         // its caller after it): a counter that began again low after a wipe must not pass for a wiped hold's.
-        if (hold.lease().isValid() && forcedAt(hold) < 0) {
+        if (hold.lease().isValid()
+                && forcedAt(hold) < 0
+                && (promotedAt(hold) < 0 || serverSide(server, hold, takenAt.get(hold)[0]) == null)) {
             String name = hold.name();
             long token = hold.token();
             boolean shared = hold.kind().shared();
@@ -314,22 +382,32 @@ final class HoldBook {
                 if (h.lease().isValid()) {
                     long since = exemptSince(h);
                     if (since >= 0) {
-                        exempted.put(h, forcedAt(h) == since ? "force-release" : "restart without data");
-                        String late = lateLoss(h, since, nowMs);
+                        String cause = forcedAt(h) == since ? "force-release" : "restart without data";
+                        exempted.put(h, cause);
+                        String late = lateLoss(h, since, nowMs, cause);
                         if (late != null) {
                             return late;
                         }
                         continue; // taken away on the server: its holder has not learned it yet, within its bound
                     }
-                    valid++;
-                    if (!h.kind().shared()) {
-                        exclusive++;
-                    }
-                    String server = serverSide(h, nowMs);
+                    String server = serverSide(this.server, h, nowMs);
                     if (server != null) {
+                        long promotion = promotedAt(h);
+                        if (promotion >= 0) { // a promotion took it away: not kept without replicaAcks
+                            exempted.put(h, "promotion");
+                            String late = lateLoss(h, promotion, nowMs, "promotion");
+                            if (late != null) {
+                                return late;
+                            }
+                            continue;
+                        }
                         return "caller " + h.caller() + " believes its " + h.kind() + " hold of " + h.name()
                                 + " (token " + h.token() + ") valid for "
                                 + h.lease().remaining().toMillis() + " ms more, but " + server;
+                    }
+                    valid++;
+                    if (!h.kind().shared()) {
+                        exclusive++;
                     }
                 }
             }
@@ -352,7 +430,7 @@ final class HoldBook {
      * sent before it; a fixed lease: its own end, as its holder believed it when the hold reached it. Else the
      * violation.
      */
-    private String lateLoss(Hold h, long since, long nowMs) {
+    private String lateLoss(Hold h, long since, long nowMs, String cause) {
         long[] t = takenAt.get(h);
         long end = Math.max(since + leaseMillis, t[0] + t[1]);
         long bound = end + (end - Math.min(since, t[0])) / 10_000 + 2;
@@ -360,9 +438,8 @@ final class HoldBook {
                 ? null
                 : "caller " + h.caller() + " believes its " + h.kind() + " hold of " + h.name() + " (token " + h.token()
                         + ") valid for " + h.lease().remaining().toMillis() + " ms more at " + nowMs
-                        + ", but the server lost it at " + since + " ("
-                        + (since == wipeAt(h) ? "restart without data" : "force-release")
-                        + "; hold returned at " + t[0] + "): past its bound " + bound;
+                        + ", but the server lost it at " + since + " (" + cause + "; hold returned at " + t[0]
+                        + "): past its bound " + bound;
     }
 
     private long wipeAt(Hold h) {
@@ -383,8 +460,8 @@ final class HoldBook {
         return -1;
     }
 
-    /** Null if the server holds {@code h} for its holder, or what the server has instead. */
-    private String serverSide(Hold h, long nowMs) {
+    /** Null if {@code server} holds {@code h} for its holder, or what it has instead. */
+    private String serverSide(SimRedis server, Hold h, long nowMs) {
         long token = h.token();
         if (h.kind() == Kind.REDLOCK) {
             return redlockSide(h);

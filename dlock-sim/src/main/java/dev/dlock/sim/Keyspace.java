@@ -1,7 +1,10 @@
 package dev.dlock.sim;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
@@ -143,6 +146,74 @@ final class Keyspace {
         for (String key : rawKeys()) {
             get(key);
         }
+    }
+
+    /**
+     * A key's state as a replica receives it: a copy of its value (null: absent) and its absolute expiry (-1: none),
+     * as stored, whether or not it has expired (a replica does not expire keys on its own: its reads of a key past
+     * its time return nothing, as {@link #get} here does).
+     */
+    record State(String key, Object value, long expiry) {}
+
+    /** {@code key}'s state as stored now, its value copied. */
+    State state(String key) {
+        Object v = data.get(key);
+        Long when = expires.get(key);
+        Object copy = v instanceof LinkedHashMap<?, ?> h ? new LinkedHashMap<>(h) : v instanceof ZSet z ? z.copy() : v;
+        return new State(key, copy, v == null || when == null ? -1 : when);
+    }
+
+    /** Sets {@code key} to a state from {@link #state}: its value (a copy of it) and expiry, or absent. */
+    void load(State state) {
+        String key = state.key();
+        if (state.value() == null) {
+            delete(key);
+            return;
+        }
+        Object v = state.value();
+        data.put(key, v instanceof LinkedHashMap<?, ?> h ? new LinkedHashMap<>(h) : v instanceof ZSet z ? z.copy() : v);
+        if (state.expiry() < 0) {
+            expires.remove(key);
+        } else {
+            expires.put(key, state.expiry());
+        }
+    }
+
+    /** The keys written since {@link #written()} last took them, in order; null while nobody replicates them. */
+    private LinkedHashSet<String> written;
+
+    /** Starts or stops noting the keys written, for a replica. */
+    void noteWrites(boolean on) {
+        written = on ? new LinkedHashSet<>() : null;
+    }
+
+    /** Whether writes are noted. */
+    boolean notingWrites() {
+        return written != null;
+    }
+
+    /** Notes that a command wrote {@code key} (its value or its expiry), if writes are noted. */
+    void wrote(String key) {
+        if (written != null) {
+            written.add(key);
+        }
+    }
+
+    /** Notes that a command wrote every key there is, if writes are noted ({@code FLUSHALL}). */
+    void wroteAll() {
+        if (written != null) {
+            written.addAll(data.keySet());
+        }
+    }
+
+    /** The keys written since the last call (empty if none, or if writes are not noted), and forgets them. */
+    List<String> written() {
+        if (written == null || written.isEmpty()) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>(written);
+        written.clear();
+        return out;
     }
 
     void clear() {

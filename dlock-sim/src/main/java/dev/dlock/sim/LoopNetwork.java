@@ -242,16 +242,37 @@ public final class LoopNetwork implements SimNetwork {
 
     @Override
     public void toClient(Link link, Runnable deliver) {
+        toClientOn(link, on(link), deliver);
+    }
+
+    private void toClientOn(Link link, Wire wire, Runnable deliver) {
         if (link == Link.COMMANDS && replyLoss > 0 && random.nextDouble() < replyLoss) {
             lostReplies++;
             return;
         }
-        Wire wire = on(link);
         send(lastToClient, link, () -> {
             if (wire.open) {
                 deliver.run();
             }
         });
+    }
+
+    @Override
+    public ReplyPath replyPath(Link link) {
+        return new Path(this, link, on(link));
+    }
+
+    /** A connection's way back: equal for one connection (its {@link Wire}). */
+    private record Path(LoopNetwork network, Link link, Wire wire) implements ReplyPath {
+        @Override
+        public boolean open() {
+            return wire.open;
+        }
+
+        @Override
+        public void send(Runnable deliver) {
+            network.toClientOn(link, wire, deliver);
+        }
     }
 
     @Override

@@ -21,6 +21,7 @@ public final class Shrink {
             c -> c.redlockNodes() == 0 ? c : c.with(x -> x.wipeEverySeconds = 0),
             c -> c.with(x -> x.serverWipeEverySeconds = 0),
             c -> c.with(x -> x.forceEverySeconds = 0),
+            c -> c.with(x -> x.promoteEverySeconds = 0),
             c -> c.redlockNodes() == 0 ? c : c.with(x -> x.fenceCut = 0),
             c -> c.with(x -> x.spikeDelayMillis = x.maxDelayMillis),
             c -> c.with(x -> x.threadCallersPerClient = 0),

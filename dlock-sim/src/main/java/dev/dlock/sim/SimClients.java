@@ -78,8 +78,14 @@ final class SimClients {
         this.listener = listener;
     }
 
-    /** A client of the one server. */
-    LockClient single(int index, SimRedis server, SplittableRandom own) {
+    /** How long a client built with {@code replicaAcks} waits for its acknowledgements (at most a quarter lease). */
+    static final Duration REPLICA_ACK_TIMEOUT = Duration.ofMillis(250);
+
+    /**
+     * A client of the one server; {@code acked}: built with {@code replicaAcks(1)} and {@link #REPLICA_ACK_TIMEOUT}, as
+     * users build one.
+     */
+    LockClient single(int index, SimRedis server, SplittableRandom own, boolean acked) {
         SimTransport transport = transport(server, own, COMMAND_TIMEOUT, reconnects(index));
         networksTo.computeIfAbsent(server, k -> new ArrayList<>()).add(networks.get(networks.size() - 1));
         if (scripts != null) {
@@ -92,6 +98,13 @@ final class SimClients {
         LockClient.Builder b = LockClient.builder();
         if (listener != null) {
             b.listener(listener);
+        }
+        if (acked) {
+            b.replicaAcks(1)
+                    .replicaAckTimeout(
+                            REPLICA_ACK_TIMEOUT.compareTo(Duration.ofMillis(config.leaseMillis() / 4)) < 0
+                                    ? REPLICA_ACK_TIMEOUT
+                                    : Duration.ofMillis(Math.max(1, config.leaseMillis() / 4)));
         }
         return b.redisUri("redis://sim")
                 .transport(new TransportFactory() {

@@ -2,6 +2,8 @@ package dev.dlock.sim;
 
 import dev.dlock.LockConnectionException;
 import dev.dlock.spi.RedisReplyException;
+import dev.dlock.spi.ReplicaAck;
+import dev.dlock.spi.Replicated;
 import dev.dlock.spi.Script;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -46,9 +48,19 @@ final class SimCommands {
     private long connection;
     private volatile boolean closed;
     private SimTransport.Tap tap;
+    private final CommandServer serverSide; // what the server does with what this client sends
 
-    /** A script call: sent, answered, or lost with its connection. */
-    private record Call(Script script, String[] keys, String[] args, long issued, CompletableFuture<Object> future) {}
+    /**
+     * A script call: sent, answered, or lost with its connection; with {@code ack}, followed by its {@code WAIT} on
+     * the same connection ({@link SimTransport#evalReplicated}).
+     */
+    private record Call(
+            Script script,
+            String[] keys,
+            String[] args,
+            long issued,
+            CompletableFuture<Object> future,
+            ReplicaAck ack) {}
 
     /** One sending of a call: its first, or its resend with the source after NOSCRIPT. Guarded by the {@code SimCommands}. */
     private static final class Send {
@@ -56,6 +68,7 @@ final class SimCommands {
         boolean asSource;
         long connection; // as dlock-resp: the connection it went on
         boolean answered; // as Lettuce: its reply or its timeout came
+        boolean again; // as Lettuce: sent again on a new connection after its own was lost
         EventLoop.Event expiry; // as Lettuce: its timeout
 
         Send(Call call) {
@@ -74,6 +87,7 @@ final class SimCommands {
         this.timeoutNanos = timeoutNanos;
         this.uri = uri;
         this.lettuce = lettuce;
+        this.serverSide = new CommandServer(server, network, loop);
         this.commandLink = new ReconnectingLink(SimNetwork.Link.COMMANDS, network, loop, uri, lettuce);
         commandLink.owner(new ReconnectingLink.Owner() {
             @Override
@@ -91,6 +105,7 @@ final class SimCommands {
     /** Sets the one {@link SimTransport.Tap}. */
     void tap(SimTransport.Tap tap) {
         this.tap = tap;
+        serverSide.tap(tap);
     }
 
     /**
@@ -100,7 +115,24 @@ final class SimCommands {
      */
     CompletableFuture<Object> eval(
             Script script, String[] keys, String[] args, long issued, CompletableFuture<Object> future) {
-        Call call = new Call(script, keys, args, issued, future);
+        return eval(script, keys, args, issued, future, null);
+    }
+
+    /**
+     * Runs a script as {@link #eval(Script, String[], String[], long, CompletableFuture)} does, with {@code ack}
+     * followed by its {@code WAIT} on the same connection: the future is completed with a {@link Replicated} (or the
+     * script's error) when the {@code WAIT} answers.
+     *
+     * @return {@code future}
+     */
+    CompletableFuture<Object> eval(
+            Script script,
+            String[] keys,
+            String[] args,
+            long issued,
+            CompletableFuture<Object> future,
+            ReplicaAck ack) {
+        Call call = new Call(script, keys, args, issued, future, ack);
         Send send = new Send(call);
         boolean direct;
         boolean connect = false;
@@ -152,7 +184,7 @@ final class SimCommands {
         }
         inFlight++;
         if (loop != null) {
-            send.expiry = loop.after(timeoutNanos, () -> timedOut(send));
+            send.expiry = loop.after(timeoutNanos + ackNanos(send.call), () -> timedOut(send));
         }
         if (commandLink.isUp()) {
             sent.add(send);
@@ -178,22 +210,20 @@ final class SimCommands {
         boolean asSource = send.asSource;
         long on = send.connection;
         Call call = send.call;
-        network.toServer(SimNetwork.Link.COMMANDS, () -> {
-            Object reply;
-            long wipes = server.wipes();
-            try {
-                reply = asSource
-                        ? server.eval(call.script.source(), call.keys, call.args)
-                        : server.evalsha(call.script.sha1(), call.keys, call.args);
-            } catch (RedisReplyException e) {
-                reply = e;
-            }
-            if (tap != null) {
-                tap.ran(call.script, call.keys, reply);
-            }
-            Object answer = reply;
-            network.toClient(SimNetwork.Link.COMMANDS, () -> replied(send, on, asSource, wipes, answer));
-        });
+        network.toServer(
+                SimNetwork.Link.COMMANDS,
+                () -> serverSide.arrived(
+                        call.script,
+                        call.keys,
+                        call.args,
+                        asSource,
+                        call.ack,
+                        (wipes, answer) -> replied(send, on, asSource, wipes, answer)));
+    }
+
+    /** How much longer than a plain call a call may take: its {@code WAIT}'s timeout. */
+    private static long ackNanos(Call call) {
+        return call.ack == null ? 0 : call.ack.timeout().toNanos();
     }
 
     /** As Lettuce: a command not answered within its timeout is answered with the timeout, which may have run. */
@@ -282,10 +312,19 @@ final class SimCommands {
         if (!retried) {
             if (answer instanceof RuntimeException e) {
                 send.call.future.completeExceptionally(e);
+            } else if (send.again && send.call.ack != null) {
+                // as dlock-lettuce: the pair went out again on a new connection, whose WAIT proves nothing of the
+                // script's first run
+                send.call.future.completeExceptionally(new LockConnectionException(
+                        uri,
+                        "replica acknowledgement not proven: the connection was lost before the replicas'"
+                                + " acknowledgement arrived",
+                        null));
             } else {
                 if (tap != null && !send.call.future.isDone()) {
                     Call call = send.call;
-                    tap.answered(call.script, call.keys, call.args, call.issued, wipes, answer);
+                    Object script = answer instanceof Replicated r ? r.reply() : answer;
+                    tap.answered(call.script, call.keys, call.args, call.issued, wipes, script);
                 }
                 send.call.future.complete(shaped(answer));
             }
@@ -359,6 +398,7 @@ final class SimCommands {
             sent.clear();
             if (lettuce) {
                 for (int i = failed.size() - 1; i >= 0; i--) {
+                    failed.get(i).again = true;
                     unsent.addFirst(failed.get(i)); // at least once: again, ahead of what was issued since
                 }
                 failed.clear();
@@ -398,6 +438,9 @@ final class SimCommands {
 
     /** Status strings as plain strings, at any depth, as a RESP2 client decodes them. */
     private static Object shaped(Object reply) {
+        if (reply instanceof Replicated r) {
+            return new Replicated(shaped(r.reply()), r.acknowledged());
+        }
         if (reply instanceof StatusReply s) {
             return s.text();
         }

@@ -34,6 +34,11 @@ import java.util.function.Consumer;
  *     a name of the single server, or 0 for none
  * @param fenceCut the chance that a Redlock client's connection to a master drops right after it sent a fencing
  *     write-back ({@code redlock-fence.lua}), so that the write-back never runs
+ * @param promoteEverySeconds the mean simulated time between two promotions of the single server's replica: the
+ *     master dies (every connection cut, connects refused for 50 ms to 3 s) and comes back at its address with the
+ *     data its replica had applied, a fresh replica syncing after it ({@link Promotions}); or 0 for none
+ * @param ackClients how many of the clients of the single server (the last ones) are built with {@code
+ *     replicaAcks(1)}
  * @param control the negative control its clients run with ({@code dlock.unsafe.control}), or empty
  */
 public record SimConfig(
@@ -55,6 +60,8 @@ public record SimConfig(
         long serverWipeEverySeconds,
         long forceEverySeconds,
         double fenceCut,
+        long promoteEverySeconds,
+        int ackClients,
         String control) {
     /** The default of {@link #wipeEverySeconds}. */
     static final long WIPE_EVERY = 10;
@@ -64,12 +71,18 @@ public record SimConfig(
     static final long FORCE_EVERY = 30;
     /** The default of {@link #fenceCut}. */
     static final double FENCE_CUT = 0.3;
+    /** The default of {@link #promoteEverySeconds}: about four per 200,000 steps. */
+    static final long PROMOTE_EVERY = 120;
+    /** The default of {@link #ackClients}: one of the three. */
+    static final int ACK_CLIENTS = 1;
 
     /**
      * The defaults for a seed: 3 clients of 4 callers and 2 thread callers over 3 names of each kind, 3 permits, Redlock over 3
      * masters, 1 s leases, delays up to 20 ms with spikes up to 1.5 s, one reply in 1,000 and one pub/sub message
      * in 100 lost, each connection dropped every 600 s on average (with 3 clients over a server and 3 Redlock
-     * masters, 7 to 12 drops per 100,000 steps in all).
+     * masters, 7 to 12 drops per 100,000 steps in all); the single server losing its data every 120 s, a force-release
+     * every 30 s and a promotion of its replica every 120 s on average, the last of the clients built with {@code
+     * replicaAcks(1)}.
      *
      * @param seed the seed
      * @param steps the steps
@@ -95,6 +108,8 @@ public record SimConfig(
                 SERVER_WIPE_EVERY,
                 FORCE_EVERY,
                 FENCE_CUT,
+                PROMOTE_EVERY,
+                ACK_CLIENTS,
                 "");
     }
 
@@ -110,7 +125,8 @@ public record SimConfig(
                 + leaseMillis + ",delay=" + maxDelayMillis + ",spike=" + spikeDelayMillis + ",replyLoss="
                 + replyLoss + ",messageLoss=" + messageLoss + ",dropEvery=" + dropEverySeconds + ",wipeEvery="
                 + wipeEverySeconds + ",serverWipeEvery=" + serverWipeEverySeconds + ",forceEvery=" + forceEverySeconds
-                + ",fenceCut=" + fenceCut + ",control=" + control;
+                + ",fenceCut=" + fenceCut + ",promoteEvery=" + promoteEverySeconds + ",ackClients=" + ackClients
+                + ",control=" + control;
     }
 
     /**
@@ -151,6 +167,8 @@ public record SimConfig(
             x.serverWipeEverySeconds = Long.parseLong(v.getOrDefault("serverWipeEvery", "" + d.serverWipeEverySeconds));
             x.forceEverySeconds = Long.parseLong(v.getOrDefault("forceEvery", "" + d.forceEverySeconds));
             x.fenceCut = Double.parseDouble(v.getOrDefault("fenceCut", "" + d.fenceCut));
+            x.promoteEverySeconds = Long.parseLong(v.getOrDefault("promoteEvery", "" + d.promoteEverySeconds));
+            x.ackClients = Integer.parseInt(v.getOrDefault("ackClients", "" + d.ackClients));
             x.control = v.getOrDefault("control", d.control);
         });
         v.keySet()
@@ -171,6 +189,8 @@ public record SimConfig(
                         "serverWipeEvery",
                         "forceEvery",
                         "fenceCut",
+                        "promoteEvery",
+                        "ackClients",
                         "control"));
         if (!v.isEmpty()) {
             throw new IllegalArgumentException("sim config: unknown keys " + v.keySet() + " in " + text);
@@ -211,6 +231,8 @@ public record SimConfig(
                 x.serverWipeEverySeconds,
                 x.forceEverySeconds,
                 x.fenceCut,
+                x.promoteEverySeconds,
+                x.ackClients,
                 x.control);
     }
 
@@ -234,6 +256,8 @@ public record SimConfig(
         long serverWipeEverySeconds;
         long forceEverySeconds;
         double fenceCut;
+        long promoteEverySeconds;
+        int ackClients;
         String control;
 
         private Draft(SimConfig c) {
@@ -255,6 +279,8 @@ public record SimConfig(
             serverWipeEverySeconds = c.serverWipeEverySeconds;
             forceEverySeconds = c.forceEverySeconds;
             fenceCut = c.fenceCut;
+            promoteEverySeconds = c.promoteEverySeconds;
+            ackClients = c.ackClients;
             control = c.control;
         }
     }

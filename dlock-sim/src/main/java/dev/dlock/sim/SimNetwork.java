@@ -68,6 +68,37 @@ public interface SimNetwork {
     default void close(Link link) {}
 
     /**
+     * The way back to the client on the connection of the request the server is running now, kept for a reply the
+     * server sends later (a {@code WAIT}'s, which blocks its connection until the replicas answer): it goes back on
+     * that connection or not at all. By default the link's {@link #toClient}, a connection that never closes.
+     *
+     * @param link the link the request came on
+     * @return the way back
+     */
+    default ReplyPath replyPath(Link link) {
+        return new ReplyPath() {
+            @Override
+            public boolean open() {
+                return true;
+            }
+
+            @Override
+            public void send(Runnable deliver) {
+                toClient(link, deliver);
+            }
+        };
+    }
+
+    /** One server-side connection's way back to its client ({@link #replyPath}); equal for one connection. */
+    interface ReplyPath {
+        /** Whether the connection is still open: a server drops what waits on a closed one. */
+        boolean open();
+
+        /** Sends a reply on the connection, as {@link #toClient} does; lost if the connection has closed. */
+        void send(Runnable deliver);
+    }
+
+    /**
      * Opens a new connection on a link whose connection was dropped or closed; {@code done} learns whether the
      * server was reachable (a refused connect is told at once, as a reset is). By default the connect succeeds, told
      * as a reply is.

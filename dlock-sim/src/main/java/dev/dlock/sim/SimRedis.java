@@ -63,6 +63,7 @@ public final class SimRedis {
     private final Map<String, LinkedHashSet<PubSubConnection>> shardChannels = new TreeMap<>();
     private final ArrayDeque<Runnable> outbox = new ArrayDeque<>();
     private final List<Runnable> restartListeners = new ArrayList<>();
+    private SimReplica replica; // fed by this server's writes, or null
     private long scriptTime = -1; // the script's start time while one runs, else -1
     private boolean dispatching;
     private long restarts;
@@ -113,6 +114,7 @@ public final class SimRedis {
             case "SCRIPT" -> reply = scriptCommand(argv);
             default -> reply = commands.execute(argv, false);
         }
+        ship();
         flushMessages();
         return toClient(reply, true);
     }
@@ -142,6 +144,7 @@ public final class SimRedis {
     public Object eval(String source, String[] keys, String[] args) {
         String sha = scriptLoad(source);
         Object reply = runScript(sha, keys, args);
+        ship();
         flushMessages();
         return toClient(reply, true);
     }
@@ -159,6 +162,7 @@ public final class SimRedis {
     public Object evalsha(String sha1, String[] keys, String[] args) {
         String sha = sha1.toLowerCase(Locale.ROOT);
         Object reply = scripts.containsKey(sha) ? runScript(sha, keys, args) : noScript();
+        ship();
         flushMessages();
         return toClient(reply, true);
     }
@@ -233,6 +237,61 @@ public final class SimRedis {
         for (Runnable listener : List.copyOf(restartListeners)) {
             listener.run();
         }
+    }
+
+    /**
+     * Restarts the server as {@link #restart restart(false)} does, but with {@code data}'s keys (their values and
+     * absolute expiries, as stored) instead of none: a replica promoted in its place. Not counted as a wipe.
+     *
+     * @param data the server whose keys it takes
+     */
+    void restartWith(SimRedis data) {
+        copyKeysOf(data);
+        restart(true);
+    }
+
+    /** Makes this server's keys a copy of {@code source}'s, as stored (a replica's full sync). */
+    void copyKeysOf(SimRedis source) {
+        keys.clear();
+        for (String key : source.keys.rawKeys()) {
+            keys.load(source.keys.state(key));
+        }
+    }
+
+    /** Applies one replication entry: each key's state as the master had it after the command. */
+    void apply(List<Keyspace.State> states) {
+        for (Keyspace.State state : states) {
+            keys.load(state);
+        }
+    }
+
+    /**
+     * Feeds {@code replica} every write from now on: after each command or script a client sends, the state of each
+     * key it wrote ({@link SimReplica#ship}); null stops it.
+     */
+    void replicateTo(SimReplica replica) {
+        this.replica = replica;
+        keys.noteWrites(replica != null);
+    }
+
+    /** The replica fed by this server, or null. */
+    SimReplica replica() {
+        return replica;
+    }
+
+    private void ship() {
+        if (replica == null) {
+            return;
+        }
+        List<String> written = keys.written();
+        if (written.isEmpty()) {
+            return;
+        }
+        List<Keyspace.State> states = new ArrayList<>(written.size());
+        for (String key : written) {
+            states.add(keys.state(key));
+        }
+        replica.ship(states);
     }
 
     /**

@@ -2,6 +2,8 @@ package dev.dlock.sim;
 
 import dev.dlock.LockConnectionException;
 import dev.dlock.spi.RedisReplyException;
+import dev.dlock.spi.ReplicaAck;
+import dev.dlock.spi.Replicated;
 import dev.dlock.spi.Script;
 import dev.dlock.spi.Transport;
 import java.time.Duration;
@@ -31,8 +33,13 @@ import java.util.function.BiConsumer;
  * subscribed again, one {@code SUBSCRIBE} each; what was published meanwhile is lost. The client core is told nothing
  * of it: the SPI has no such callback (its waiters re-check on their own timers, as they must for an expiry, which
  * publishes nothing). Built with {@link Reconnects#LETTUCE}, the commands in flight on a lost connection go out again
- * on the next one instead, as Lettuce's at-least-once auto-reconnect sends them. Not yet simulated: {@code WAIT}
- * ({@link #waitsForReplicas()} is false).
+ * on the next one instead, as Lettuce's at-least-once auto-reconnect sends them.
+ *
+ * <p>Replica acknowledgements ({@link #evalReplicated}, with a world to time them): the script and its {@code WAIT}
+ * go as one pair on one connection, against the server's {@link SimReplica} (none: the count is 0); the server holds
+ * the connection until the {@code WAIT} answers ({@link CommandServer}). A pair whose connection is lost before its
+ * answer fails with a {@link LockConnectionException}: at once as dlock-resp, or (as Lettuce) when the pair sent again
+ * on the next connection answers, its script run a second time.
  *
  * <p>Thread-safe in so far as its network is, while no connection is lost: with {@link SimNetwork#direct()}, calls
  * are serialized by that network's lock; losses and reconnects happen on the simulation's one thread.
@@ -182,11 +189,16 @@ public final class SimTransport implements Transport {
 
     /** Fails {@code future} if it is still pending after the command timeout. */
     private <T> CompletableFuture<T> timed(CompletableFuture<T> future) {
+        return timed(future, timeoutNanos);
+    }
+
+    /** Fails {@code future} if it is still pending after {@code nanos}. */
+    private <T> CompletableFuture<T> timed(CompletableFuture<T> future, long nanos) {
         if (loop != null && !future.isDone()) {
             EventLoop.Event timeout = loop.after(
-                    timeoutNanos,
+                    nanos,
                     () -> future.completeExceptionally(new LockConnectionException(
-                            URI, "Redis did not answer in time (" + Duration.ofNanos(timeoutNanos) + ")", null)));
+                            URI, "Redis did not answer in time (" + Duration.ofNanos(nanos) + ")", null)));
             future.whenComplete((v, e) -> timeout.cancel());
         }
         return future;
@@ -203,6 +215,32 @@ public final class SimTransport implements Transport {
             return future;
         }
         return timed(commands.eval(script, keys, args, now(), future));
+    }
+
+    /** True with a world to time the {@code WAIT}s in (built with an {@link EventLoop}). */
+    @Override
+    public boolean waitsForReplicas() {
+        return loop != null;
+    }
+
+    /**
+     * Runs a script and its {@code WAIT} as one pair on one connection; the pair may take the command timeout plus the
+     * {@code WAIT}'s, as dlock-resp's does.
+     *
+     * @throws UnsupportedOperationException without a world ({@link #waitsForReplicas()} false)
+     */
+    @Override
+    public CompletableFuture<Replicated> evalReplicated(Script script, String[] keys, String[] args, ReplicaAck ack) {
+        if (loop == null) {
+            throw new UnsupportedOperationException("a SimTransport without an EventLoop cannot wait for replicas");
+        }
+        CompletableFuture<Object> future = new CompletableFuture<>();
+        if (!refuseClosed(future)) {
+            timed(
+                    commands.eval(script, keys, args, now(), future, ack),
+                    timeoutNanos + ack.timeout().toNanos());
+        }
+        return future.thenApply(Replicated.class::cast);
     }
 
     /** A connection is gone (dropped, or closed by a restart): sort out what was on it, and reconnect. */

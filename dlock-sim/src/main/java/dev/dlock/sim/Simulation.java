@@ -26,8 +26,9 @@ import java.util.concurrent.CompletionException;
  * each by its holder's own view ({@code Lease.isValid()}); each new hold's fencing token against those it excludes.
  * The network also loses replies (the command ran; the client times out) and pub/sub messages, and drops whole
  * connections (what is in flight on them lost; the transports reconnect); the servers crash and come back without
- * their data, and an operator force-releases names ({@link HoldBook} exempts exactly the holds these take away, until
- * their holders must have learned it). The first violation
+ * their data, the single server fails over to its lagging replica ({@link SimReplica}, {@link Promotions}; one client
+ * waits for replica acknowledgements), and an operator force-releases names ({@link HoldBook} exempts exactly the
+ * holds these take away and dlock does not promise to keep, until their holders must have learned it). The first violation
  * ends the run; without one, the run ends quiescent: faults healed, callers gone, clients closed, and nothing left on
  * the server but what outlives a lock by design ({@link Leftovers}). A run is a function of its {@link SimConfig}: its
  * trace hash repeats with the seed.
@@ -42,10 +43,11 @@ public final class Simulation {
     private static final Duration COMMAND_TIMEOUT = SimClients.COMMAND_TIMEOUT;
     /**
      * How late past its wait an acquire may complete: the command in flight at its deadline, the last try that leaves
-     * the queue, and a release of a hold it took meanwhile, each bounded by the command timeout; and a little for the
-     * callback executor.
+     * the queue, and a release of a hold it took meanwhile, each bounded by the command timeout (and, for a client with
+     * {@code replicaAcks}, its {@code WAIT}'s); and a little for the callback executor.
      */
-    private static final long ACQUIRE_SLACK = 3 * COMMAND_TIMEOUT.toNanos() + 200 * MS;
+    private static final long ACQUIRE_SLACK =
+            3 * (COMMAND_TIMEOUT.toNanos() + SimClients.REPLICA_ACK_TIMEOUT.toNanos()) + 200 * MS;
     /**
      * How long after every caller gave its holds back no mutex or Redlock lock may be held any more: a release is sent
      * within the command timeout, arrives within a stall of two leases and a delay spike, and a hold whose release was
@@ -68,6 +70,7 @@ public final class Simulation {
      * @param maxLateMillis how far past its wait the latest acquire completed
      * @param serverWipes the crashes of the single server that lost its data
      * @param forceReleases the operator's force-releases that completed
+     * @param promotions the failovers of the single server to its replica
      */
     public record Result(
             SimConfig config,
@@ -81,7 +84,8 @@ public final class Simulation {
             long drops,
             long maxLateMillis,
             long serverWipes,
-            long forceReleases) {
+            long forceReleases,
+            long promotions) {
         /**
          * One line about this run: its seed, steps, simulated time, holds, faults, trace hash and speed.
          *
@@ -92,7 +96,8 @@ public final class Simulation {
             return String.format(
                     Locale.ROOT,
                     "seed %d%s: %,d steps, %.0f s simulated, %,d holds, %,d replies and %,d messages lost, %,d drops,"
-                            + " %d server wipes, %d force-releases, latest acquire %,d ms past its wait, trace %016x, %,.0f steps/s",
+                            + " %d server wipes, %d force-releases, %d promotions, latest acquire %,d ms past its wait,"
+                            + " trace %016x, %,.0f steps/s",
                     config.seed(),
                     config.control().isEmpty() ? "" : " (" + config.control() + ")",
                     steps,
@@ -103,6 +108,7 @@ public final class Simulation {
                     drops,
                     serverWipes,
                     forceReleases,
+                    promotions,
                     maxLateMillis,
                     traceHash,
                     steps / Math.max(1e-9, wallNanos / 1e9));
@@ -132,7 +138,8 @@ public final class Simulation {
                     drops,
                     maxLateMillis,
                     serverWipes,
-                    forceReleases);
+                    forceReleases,
+                    promotions);
         }
 
         /**
@@ -170,6 +177,8 @@ public final class Simulation {
     private final RedlockFences fences;
     private long holds;
     private final SingleServerFaults faults;
+    private final SimReplica replica;
+    private final Promotions promotions;
     private long hash = 0xcbf29ce484222325L;
     private String violation;
     private final SuspendedWeeks week;
@@ -199,6 +208,11 @@ public final class Simulation {
         this.week = new SuspendedWeeks(loop, book, random, () -> acquiring, () -> draining, gap -> observe(-3, gap));
         this.faults = new SingleServerFaults(this, config, loop, server, clients, builder, threads, EPOCH_MS);
         this.builder.tapSingle(faults.tap());
+        // their own sources, from the seed: the draws of the rest of the world are as they were without them
+        this.replica =
+                new SimReplica(loop, server, new SplittableRandom(config.seed() * 31 + 17), config.leaseMillis());
+        this.promotions = new Promotions(this, config, loop, server, replica, builder, faults, EPOCH_MS);
+        this.book.ackedCallers(caller -> acked(clientOf(caller)));
         this.kinds = config.redlockNodes() > 0
                 ? Kind.values()
                 : java.util.Arrays.stream(Kind.values())
@@ -234,6 +248,9 @@ public final class Simulation {
             run.threads.close(); // no caller thread outlives its run
             tally.putAll(run.tally);
             run.book.exemptions().forEach((cause, n) -> tally.put("exempt after " + cause, n));
+            tally.put("promotions", run.promotions.promotions());
+            tally.put("acked holds across a promotion", run.promotions.ackedSurvivors());
+            tally.put("replica hold-backs", run.replica.holdBacks());
         }
     }
 
@@ -242,7 +259,7 @@ public final class Simulation {
         System.setProperty(CONTROL, config.control()); // read by each client as it is built
         try {
             for (int c = 0; c < config.clients(); c++) {
-                clients.add(builder.single(c, server, random.split()));
+                clients.add(builder.single(c, server, random.split(), acked(c)));
                 if (config.redlockNodes() > 0) {
                     redlocks.add(builder.redlock(c, nodes, random.split(), fences));
                 }
@@ -264,6 +281,7 @@ public final class Simulation {
         wipes(random.split());
         faults.serverWipes(random.split());
         faults.forceReleases(random.split());
+        promotions.start(new SplittableRandom(config.seed() * 31 + 19));
         blocking = new BlockingCallers(this, config, loop, random.split());
         for (int c = 0; c < config.clients(); c++) {
             for (int k = 0; k < config.threadCallersPerClient(); k++) {
@@ -300,7 +318,21 @@ public final class Simulation {
                 drops,
                 maxLate / MS,
                 faults.wipes(),
-                faults.forced());
+                faults.forced(),
+                promotions.promotions());
+    }
+
+    /** Whether client {@code c} of the single server is built with {@code replicaAcks(1)}: the last ones. */
+    private boolean acked(int c) {
+        return c >= config.clients() - config.ackClients();
+    }
+
+    /** The client of the single server whose caller {@code caller} is (asynchronous, then blocking callers). */
+    private int clientOf(int caller) {
+        int async = config.clients() * config.callersPerClient();
+        return caller < async
+                ? caller / config.callersPerClient()
+                : (caller - async) / Math.max(1, config.threadCallersPerClient());
     }
 
     /**

@@ -28,6 +28,7 @@ final class SingleServerFaults {
     private final long epochMs;
     private long wipes; // crashes of the single server that lost its data
     private long forced; // force-releases that ran on the server
+    private boolean down; // crashed, or its replica being promoted: not back yet
 
     /**
      * @param run the run whose book, trace and state these faults use
@@ -61,6 +62,16 @@ final class SingleServerFaults {
     /** How many times the single server crashed and lost its data. */
     long wipes() {
         return wipes;
+    }
+
+    /** Whether the single server is down: crashed, or failing over to its replica ({@link Promotions}). */
+    boolean serverDown() {
+        return down;
+    }
+
+    /** The single server went down ({@code true}) or came back. */
+    void serverDown(boolean down) {
+        this.down = down;
     }
 
     /** How many force-releases ran on the server. */
@@ -100,7 +111,7 @@ final class SingleServerFaults {
             if (run.draining()) {
                 return;
             }
-            if (run.weeks().pausing()) { // as for a Redlock master: no outage spans a suspended week
+            if (run.weeks().pausing() || down) { // as for a Redlock master: no outage spans a suspended week
                 serverWipes(own);
                 return;
             }
@@ -111,7 +122,9 @@ final class SingleServerFaults {
             }
             run.book().serverCrashed(epochMs + loop.now() / MS);
             wipes++;
+            this.down = true;
             loop.after(down, () -> {
+                this.down = false;
                 server.restart(false);
                 run.book().serverRestarted(epochMs + loop.now() / MS);
                 serverWipes(own); // the next crash after this one's restart

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The book's server-side checks: a mutex hold relayed within its client's token block, a holders' hash's life; a new
  * permit against a lowered count in force; and the exemptions of holds a restart without data or a force-release took
- * away, exactly those holds and only until their holders must have learned it.
+ * away, exactly those holds and only until their holders must have learned it; and those a promotion of the replica
+ * took away from holders without {@code replicaAcks}, never from holders with it.
  */
 final class HoldBookTest {
     private static final long NOW = 1_800_000_000_000L;
@@ -208,6 +209,116 @@ final class HoldBookTest {
         assertThat(forced.check(now[0])).isNull();
         now[0] = NOW + 1000 + 3;
         assertThat(forced.check(now[0])).contains("force-release").contains("past its bound");
+    }
+
+    /**
+     * A promotion took caller {@code holder}'s hold of {@code m} (token 1000) away: the replica had not applied it;
+     * another caller took {@code m} on the new master. Returns the book at the promotion's instant {@code now[0]}.
+     */
+    private HoldBook promotedAway(long[] now, long[] until, int holder) {
+        HoldBook promoted = new HoldBook(server, 3, List.of(), 1000, () -> now[0]);
+        promoted.ackedCallers(caller -> caller == 2);
+        server.call("HSET", "dlock:{m}", "owner", "c:lease-1", "token", "1000");
+        Hold old = new Hold(Kind.MUTEX, "m", 1000, validUntil(now, until), holder);
+        promoted.taken(old);
+        assertThat(promoted.check(now[0])).isNull();
+        SimRedis replica = new SimRedis(() -> now[0]);
+        java.util.Map<String, java.util.Set<Long>> lost = Promotions.lostRecords(server, replica);
+        assertThat(lost.get("m")).contains(1000L);
+        promoted.promoted(now[0], lost);
+        server.restartWith(replica);
+        promoted.promotedServerBack(now[0], now[0]);
+        long fresh = (now[0] + 100) * 1000;
+        server.call("HSET", "dlock:{m}", "owner", "c:lease-3", "token", Long.toString(fresh));
+        assertThat(promoted.taken(new Hold(Kind.MUTEX, "m", fresh, validUntil(now, now[0] + 1000), 3)))
+                .isNull();
+        return promoted;
+    }
+
+    @Test
+    void aHoldAPromotionTookAway_withoutReplicaAcks_isExempt_untilALeaseAfterThePromotion() {
+        long[] now = {NOW};
+        long[] until = {NOW + 800};
+        HoldBook promoted = promotedAway(now, until, 1);
+        now[0] = NOW + 500;
+        assertThat(promoted.check(now[0]))
+                .as("the overlap dlock does not promise to exclude")
+                .isNull();
+        assertThat(promoted.exemptions()).containsEntry("promotion", 1L);
+        until[0] = NOW + 3000; // a renewal the holder should never have had: the key was gone
+        now[0] = NOW + 1000 + 3;
+        assertThat(promoted.check(now[0]))
+                .contains("caller 1 believes its MUTEX hold of m")
+                .contains("promotion")
+                .contains("past its bound");
+    }
+
+    @Test
+    void aHoldAPromotionTookAway_withReplicaAcks_isNeverExempt() {
+        long[] now = {NOW};
+        long[] until = {NOW + 800};
+        HoldBook promoted = promotedAway(now, until, 2);
+        now[0] = NOW + 1;
+        assertThat(promoted.check(now[0]))
+                .as("an acknowledged hold must survive a promotion")
+                .contains("caller 2 believes its MUTEX hold of m (token 1000)");
+        assertThat(promoted.exemptions()).isEmpty();
+    }
+
+    @Test
+    void aRecordAPromotionBroughtBackShorter_isTheHoldersAgain_onceRenewedOnTheNewMaster() {
+        long[] now = {NOW};
+        SimRedis server = new SimRedis(() -> now[0]); // its clock moves with the test's
+        HoldBook promoted = new HoldBook(server, 3, List.of(), 1000, () -> now[0]);
+        server.call("HSET", "dlock:{m}", "owner", "c:lease-1", "token", "1000");
+        server.call("PEXPIRE", "dlock:{m}", "1000");
+        SimRedis replica = new SimRedis(() -> now[0]);
+        replica.copyKeysOf(server);
+        server.call("PEXPIRE", "dlock:{m}", "2000"); // a renewal the replica has not got
+        long[] until = {NOW + 1500};
+        Hold hold = new Hold(Kind.MUTEX, "m", 1000, validUntil(now, until), 1);
+        promoted.taken(hold);
+        java.util.Map<String, java.util.Set<Long>> lost = Promotions.lostRecords(server, replica);
+        assertThat(lost.get("m")).contains(1000L);
+        promoted.promoted(now[0], lost);
+        server.restartWith(replica);
+        promoted.promotedServerBack(now[0], now[0]);
+        now[0] = NOW + 600;
+        server.call("PEXPIRE", "dlock:{m}", "1000"); // renewed on the new master
+        until[0] = NOW + 1600;
+        now[0] = NOW + 1200;
+        assertThat(promoted.check(now[0])).as("held, and checked as any hold").isNull();
+        assertThat(promoted.exemptions()).isEmpty();
+        now[0] = NOW + 1601;
+        until[0] = NOW + 1700; // believed beyond what the server has
+        assertThat(promoted.check(now[0])).contains("caller 1 believes its MUTEX hold of m");
+    }
+
+    @Test
+    void aForceReleaseAPromotionUndid_exemptsNoMore_itsHoldTheHoldersAgain() {
+        long[] now = {NOW};
+        SimRedis server = new SimRedis(() -> now[0]);
+        HoldBook promoted = new HoldBook(server, 3, List.of(), 1000, () -> now[0]);
+        server.call("HSET", "dlock:{m}", "owner", "c:lease-1", "token", "1000");
+        server.call("PEXPIRE", "dlock:{m}", "1000");
+        long[] until = {NOW + 900};
+        Hold hold = new Hold(Kind.MUTEX, "m", 1000, validUntil(now, until), 1);
+        promoted.taken(hold);
+        SimRedis replica = new SimRedis(() -> now[0]);
+        replica.copyKeysOf(server);
+        server.call("DEL", "dlock:{m}"); // the force-release, which the replica never got
+        promoted.forced("m", NOW, new java.util.HashSet<>(java.util.Set.of(1000L)));
+        assertThat(promoted.check(now[0])).isNull();
+        assertThat(promoted.exemptions()).containsEntry("force-release", 1L);
+        promoted.promoted(now[0], Promotions.lostRecords(server, replica));
+        now[0] = NOW + 100;
+        server.restartWith(replica);
+        promoted.promotedServerBack(NOW, now[0]);
+        now[0] = NOW + 600;
+        server.call("PEXPIRE", "dlock:{m}", "1000"); // renewed on the new master
+        until[0] = NOW + 1500;
+        now[0] = NOW + 1200; // past a force-release's bound: the hold is its holder's again, and held
+        assertThat(promoted.check(now[0])).isNull();
     }
 
     @Test

@@ -33,6 +33,7 @@ public final class ScriptRunner {
     private final boolean sharded; // hand-off messages through SPUBLISH
     private final boolean holdersExpiryLowered; // the negative control Controls.holdersExpiryLowered
     private final boolean lostSetPermits; // the negative control Controls.Control.LOST_SET_PERMITS
+    private final boolean ackSkipped; // the negative control Controls.Control.REPLICA_ACK_SKIPPED
     private final Await await;
 
     public ScriptRunner(Transport transport, String maskedUri, Duration commandTimeout, ReplicaAck ack) {
@@ -59,6 +60,7 @@ public final class ScriptRunner {
         this.sharded = transport.shardedPubSub();
         this.holdersExpiryLowered = controls.holdersExpiryLowered();
         this.lostSetPermits = controls.has(Controls.Control.LOST_SET_PERMITS);
+        this.ackSkipped = controls.has(Controls.Control.REPLICA_ACK_SKIPPED);
     }
 
     /** The script as it runs on this transport, under this client's controls. */
@@ -104,6 +106,9 @@ public final class ScriptRunner {
     public CompletableFuture<Replicated> evalGranting(Script script, String[] keys, String[] args) {
         if (ack == null) {
             return eval(script, keys, args).thenApply(reply -> new Replicated(reply, 0));
+        }
+        if (ackSkipped) { // the negative control: no WAIT, and counted as acknowledged
+            return eval(script, keys, args).thenApply(reply -> new Replicated(reply, ack.replicas()));
         }
         try {
             return transport.evalReplicated(variant(script), keys, args, ack);

@@ -67,7 +67,14 @@ public record Controls(Set<Control> on) {
          * did not, so that node's counter can stay below the token and a later quorum through it issues a
          * smaller token.
          */
-        REDLOCK_PARTIAL_FENCE;
+        REDLOCK_PARTIAL_FENCE,
+        /**
+         * {@code replica-ack-skipped}: a client built with {@code replicaAcks(n)} runs its granting writes
+         * (acquires, hand-off re-takes, relays, renewals) without their {@code WAIT} and counts each as
+         * acknowledged by {@code n} replicas, so a grant the replica never received counts, and a failover
+         * can lose a hold its holder was told is safe.
+         */
+        REPLICA_ACK_SKIPPED;
 
         /** The name the property gives this control: the constant's name in lower case with dashes. */
         public String value() {
