@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -279,7 +280,8 @@ public abstract class MultiLockContract extends TransportContract {
             for (int i = 0; i < 10; i++) {
                 multi.acquire().release();
             }
-            Map<String, Long> calls = counting.calls();
+            Map<String, Long> calls = new TreeMap<>(); // a script's sharded variant (SPUBLISH) counts as itself
+            counting.calls().forEach((name, n) -> calls.merge(name.replace("-sharded", ""), n, Long::sum));
             System.out.printf("multi-lock over 3 names, uncontended, 10 acquires and releases: %s%n", calls);
             assertThat(calls.getOrDefault("acquire", 0L))
                     .as("acquires: %s", calls)

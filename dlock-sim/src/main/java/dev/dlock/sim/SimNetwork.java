@@ -91,10 +91,18 @@ public interface SimNetwork {
 
     /** One server-side connection's way back to its client ({@link #replyPath}); equal for one connection. */
     interface ReplyPath {
-        /** Whether the connection is still open: a server drops what waits on a closed one. */
+        /**
+         * Whether the connection is still open: a server drops what waits on a closed one.
+         *
+         * @return whether it is open
+         */
         boolean open();
 
-        /** Sends a reply on the connection, as {@link #toClient} does; lost if the connection has closed. */
+        /**
+         * Sends a reply on the connection, as {@link #toClient} does; lost if the connection has closed.
+         *
+         * @param deliver what the reply does at the client
+         */
         void send(Runnable deliver);
     }
 
