@@ -22,6 +22,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code LockClient.Builder.runtime}: a client built through the public builder takes its clock, its timer and its
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Timeout;
  * watchdog's round is the runtime's timer's task, callbacks run on the runtime's executor, and close shuts down what
  * it was given. Nothing here sleeps.
  */
+@Isolated // looks for a client's timer thread among every thread of the JVM
 final class ClientRuntimeTest {
     private static final long LEASE_MS = 3_000;
 

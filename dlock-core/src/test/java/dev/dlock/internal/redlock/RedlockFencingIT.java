@@ -23,6 +23,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The fencing write-back of a Redlock acquire (docs/redlock.md, "Fencing tokens"): before an acquire
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * quorum of confirmations was enough). The faults are a wrapped transport on one node ({@link
  * FaultyNode}); every test uses its own lock name and leaves every node up.
  */
+@Isolated // sets dlock.unsafe.control, which every client built meanwhile would read
 final class RedlockFencingIT {
     @RegisterExtension
     static final TopologyExtension<IndependentMasters> MASTERS =

@@ -10,6 +10,7 @@ import dev.dlock.testkit.RedisExtension;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The negative control {@code holders-expiry-lowered} (Controls) brings issue 24's defect 4 back in a
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * days. Without the control the same calls leave the hash at the 30-day lease (SharedExpiryIT shows
  * why that matters). The verifier's scenario relies on this, so both sides are pinned on a real server.
  */
+@Isolated // sets dlock.unsafe.control, which every client built meanwhile would read
 final class HoldersExpiryControlIT {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.builder().build();

@@ -11,6 +11,7 @@ import dev.dlock.testkit.RedisExtension;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The negative control {@code lost-set-permits} (Controls) brings issue 24's defect 5 back in a client built with
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * (SharedExpiryIT covers the fix in full). Days cannot pass: every key of the name that expires within 7 days is
  * expired by hand, as 7 idle days would have.
  */
+@Isolated // sets dlock.unsafe.control, which every client built meanwhile would read
 final class LostSetPermitsControlIT {
     @RegisterExtension
     static final RedisExtension redis = RedisExtension.builder().build();
