@@ -26,10 +26,11 @@ public record SimulatedRun(long firstSeed, long seeds, long steps, String contro
     public static final long DEFAULT_STEPS = 200_000;
 
     static final String CONTROLS_TEXT =
-            "cross-lock-grant, expired-handoff, holders-expiry-lowered, lost-set-permits, multi-lost-part, stale-grant";
+            "cross-lock-grant, expired-handoff, holders-expiry-lowered, lost-set-permits, multi-lost-part,"
+                    + " redlock-partial-fence, replica-ack-skipped, stale-grant";
     /**
-     * The controls whose defect the simulation can express: the torture run's other one, {@code
-     * redlock-partial-fence}, needs a Redlock master restarted without its data beside a dropped write-back.
+     * The controls the simulation catches: every control of the client ({@code dlock.unsafe.control}); the torture
+     * run's own ones (a checker turned off, a release without the owner check) are its scenarios.
      */
     public static final List<String> CONTROLS = List.of(CONTROLS_TEXT.split(", "));
 

@@ -51,12 +51,13 @@ final class SimulatedRunTest {
         assertThatThrownBy(() ->
                         VerifyMain.parse("--simulate", "--seeds", "x").flags.toSimulatedRun())
                 .hasMessage("--seeds must be an integer, not 'x'");
-        assertThatThrownBy(() -> VerifyMain.parse("--simulate", "--control", "redlock-partial-fence")
+        assertThatThrownBy(() -> VerifyMain.parse("--simulate", "--control", "release-without-owner-check")
                         .flags
                         .toSimulatedRun())
                 .hasMessageContaining(
                         "--control must be one of cross-lock-grant, expired-handoff, holders-expiry-lowered,"
-                                + " lost-set-permits, multi-lost-part, stale-grant");
+                                + " lost-set-permits, multi-lost-part, redlock-partial-fence, replica-ack-skipped,"
+                                + " stale-grant");
         assertThat(VerifyMain.run(out, out, "--simulate", "--steps", "-1")).isEqualTo(2);
     }
 
