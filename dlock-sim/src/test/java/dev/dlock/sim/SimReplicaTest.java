@@ -32,13 +32,17 @@ final class SimReplicaTest {
     private final SimRedis master = new SimRedis(() -> EPOCH + loop.now() / MS);
     private final SimReplica replica = new SimReplica(loop, master, new SplittableRandom(7), 1000);
 
-    private SimTransport transport() {
-        LoopNetwork network = new LoopNetwork(
+    /** A network to the master of 0.1 ms each way, on the test's loop. */
+    private LoopNetwork network() {
+        return new LoopNetwork(
                 loop,
                 new SplittableRandom(3),
                 LoopNetwork.Delays.between(100_000, 100_000),
                 LoopNetwork.Delays.between(100_000, 100_000));
-        return new SimTransport(master, network, false, loop, Duration.ofSeconds(2));
+    }
+
+    private SimTransport transport() {
+        return new SimTransport(master, network(), false, loop, Duration.ofSeconds(2));
     }
 
     @Test
@@ -164,11 +168,7 @@ final class SimReplicaTest {
     @Test
     void aPairWhoseConnectionIsLostBeforeItsWaitAnswers_fails() {
         replica.holdBack(1000 * MS);
-        LoopNetwork network = new LoopNetwork(
-                loop,
-                new SplittableRandom(3),
-                LoopNetwork.Delays.between(100_000, 100_000),
-                LoopNetwork.Delays.between(100_000, 100_000));
+        LoopNetwork network = network();
         SimTransport transport = new SimTransport(master, network, false, loop, Duration.ofSeconds(2));
         CompletableFuture<Replicated> r = transport.evalReplicated(INCR, new String[] {"n"}, new String[0], ACK);
         loop.runFor(10 * MS);
@@ -180,11 +180,7 @@ final class SimReplicaTest {
     @Test
     void aLettucePairWhoseConnectionIsLost_runsAgainOnTheNextOne_andStillFails() {
         replica.holdBack(1000 * MS);
-        LoopNetwork network = new LoopNetwork(
-                loop,
-                new SplittableRandom(3),
-                LoopNetwork.Delays.between(100_000, 100_000),
-                LoopNetwork.Delays.between(100_000, 100_000));
+        LoopNetwork network = network();
         SimTransport transport =
                 new SimTransport(master, network, false, loop, Duration.ofSeconds(2), SimTransport.Reconnects.LETTUCE);
         CompletableFuture<Replicated> r = transport.evalReplicated(INCR, new String[] {"n"}, new String[0], ACK);
