@@ -41,6 +41,15 @@ import java.util.function.LongSupplier;
  * holder must learn the loss within the same bound; its token is not held against holds taken since (a relay within
  * its client may bring it to its caller after the promotion). A force-release the promotion undid (the replica had not
  * applied it) exempts no longer: the hold is the holder's again.
+ *
+ * <p>A Redlock hold is held while a quorum of masters keep its attempt's owner id in the name's lock key. A
+ * force-release of a Redlock name ({@code LockAdmin.forceUnlock} through a Redlock client: the force script on every
+ * master that answers) deletes the key whoever holds it; it may reach only some masters, and a master that lost its
+ * data since the hold was granted may leave it short of a quorum with fewer. A Redlock hold is exempt as above once a
+ * force-release removed its owner's key from a master ({@link #redlockForced}, the latest such removal) and fewer
+ * than a quorum of masters still hold it: its holder must see it lost by a lease after that removal (no renewal sent
+ * after it can be confirmed there; one in flight had its deadline from before). A hold that keeps its quorum after a
+ * force-release reached some masters is checked as any other.
  */
 final class HoldBook {
     /** The kinds of hold the callers take. */
@@ -90,9 +99,8 @@ final class HoldBook {
     /** The tokens a pass reserves for a client's own relays (dlock-core's {@code NameRelay.BLOCK}). */
     static final int RELAY_BLOCK = 16;
 
-    private final SimRedis server;
+    private final ServerHolds servers;
     private final int permits;
-    private final List<SimRedis> nodes; // Redlock's
     private final Map<String, List<Hold>> held = new LinkedHashMap<>();
     private final Map<String, Long> maxToken = new HashMap<>(); // of any valid hold of the name
     private final Map<String, Long> maxExclusiveToken = new HashMap<>();
@@ -108,6 +116,8 @@ final class HoldBook {
     private final TokenRemovals forced = new TokenRemovals();
 
     private final TokenRemovals promoted = new TokenRemovals();
+    /** Per Redlock owner id: the server's clock (ms) when a force-release last deleted its lock key on a master. */
+    private final Map<String, Long> redlockForced = new HashMap<>();
     /** Whether a caller's client waits for replica acknowledgements ({@code replicaAcks}). */
     private IntPredicate acked = caller -> false;
 
@@ -138,9 +148,8 @@ final class HoldBook {
      * @param clock the server's clock (ms), or null for the time of the last check
      */
     HoldBook(SimRedis server, int permits, List<SimRedis> nodes, long leaseMillis, LongSupplier clock) {
-        this.server = server;
+        this.servers = new ServerHolds(server, nodes);
         this.permits = permits;
-        this.nodes = nodes;
         this.leaseMillis = leaseMillis;
         this.clock = clock;
     }
@@ -171,6 +180,19 @@ final class HoldBook {
         forced.add(name, nowMs, tokens);
     }
 
+    /** The Redlock hold {@code hold} was made by the attempt of owner id {@code owner}. */
+    void redlockOwner(Hold hold, String owner) {
+        servers.redlockOwner(hold, owner);
+    }
+
+    /**
+     * A force-release of a Redlock name ran on one master at the server's clock {@code nowMs} and deleted the lock key
+     * {@code owner} held there (told as it runs, whether or not its reply reaches the operator).
+     */
+    void redlockForced(String owner, long nowMs) {
+        redlockForced.put(owner, nowMs);
+    }
+
     /** Which callers' clients wait for replica acknowledgements ({@code replicaAcks}): a promotion never exempts them. */
     void ackedCallers(IntPredicate acked) {
         this.acked = acked;
@@ -195,7 +217,7 @@ final class HoldBook {
     void promotedServerBack(long promotedMs, long nowMs) {
         for (List<Hold> holds : held.values()) {
             for (Hold h : holds) {
-                if (forcedAt(h) >= 0 && serverSide(server, h, nowMs) == null) {
+                if (forcedAt(h) >= 0 && servers.missing(h, nowMs) == null) {
                     forced.undo(h.name(), h.token());
                     promoted.add(h.name(), promotedMs, Set.of(h.token()));
                 }
@@ -209,7 +231,7 @@ final class HoldBook {
      */
     long ackedSurvivors(Set<Hold> before, long nowMs) {
         return before.stream()
-                .filter(h -> h.lease().isValid() && serverSide(server, h, nowMs) == null)
+                .filter(h -> h.lease().isValid() && servers.missing(h, nowMs) == null)
                 .count();
     }
 
@@ -234,10 +256,14 @@ final class HoldBook {
         return promoted.firstAt(h.name(), h.token());
     }
 
-    /** The server's clock (ms) when a wipe or a force-release first took {@code h} away, or -1 if none did. */
+    /**
+     * The server's clock (ms) when a wipe or a force-release first took {@code h} away, or -1 if none did; for a
+     * Redlock hold, when a force-release last deleted its key on a master, if fewer than a quorum hold it now.
+     */
     private long exemptSince(Hold h) {
-        if (h.kind() == Kind.REDLOCK) {
-            return -1; // on the masters: their own rule (RedlockFences)
+        if (h.kind() == Kind.REDLOCK) { // a master's data loss: their own rule (RedlockFences)
+            Long forced = redlockForced.get(servers.redlockOwner(h));
+            return forced != null && servers.missing(h, nowMs) != null ? forced : -1;
         }
         long since = wipeAt(h);
         long force = forcedAt(h);
@@ -266,7 +292,7 @@ final class HoldBook {
         // its caller after it): a counter that began again low after a wipe must not pass for a wiped hold's.
         if (hold.lease().isValid()
                 && forcedAt(hold) < 0
-                && (promotedAt(hold) < 0 || serverSide(server, hold, takenAt.get(hold)[0]) == null)) {
+                && (promotedAt(hold) < 0 || servers.missing(hold, takenAt.get(hold)[0]) == null)) {
             String name = hold.name();
             long token = hold.token();
             boolean shared = hold.kind().shared();
@@ -360,6 +386,7 @@ final class HoldBook {
     void released(Hold hold) {
         held.get(hold.name()).remove(hold);
         takenAt.remove(hold);
+        servers.forget(hold);
     }
 
     /** Whether no caller has a hold. */
@@ -382,7 +409,9 @@ final class HoldBook {
                 if (h.lease().isValid()) {
                     long since = exemptSince(h);
                     if (since >= 0) {
-                        String cause = forcedAt(h) == since ? "force-release" : "restart without data";
+                        String cause = h.kind() == Kind.REDLOCK
+                                ? "Redlock force-release"
+                                : forcedAt(h) == since ? "force-release" : "restart without data";
                         exempted.put(h, cause);
                         String late = lateLoss(h, since, nowMs, cause);
                         if (late != null) {
@@ -390,7 +419,7 @@ final class HoldBook {
                         }
                         continue; // taken away on the server: its holder has not learned it yet, within its bound
                     }
-                    String server = serverSide(this.server, h, nowMs);
+                    String server = servers.missing(h, nowMs);
                     if (server != null) {
                         long promotion = promotedAt(h);
                         if (promotion >= 0) { // a promotion took it away: not kept without replicaAcks
@@ -458,55 +487,5 @@ final class HoldBook {
             }
         }
         return -1;
-    }
-
-    /** Null if {@code server} holds {@code h} for its holder, or what it has instead. */
-    private String serverSide(SimRedis server, Hold h, long nowMs) {
-        long token = h.token();
-        if (h.kind() == Kind.REDLOCK) {
-            return redlockSide(h);
-        }
-        if (h.kind() == Kind.MUTEX || h.kind() == Kind.MULTI) { // a multi-lock's part is its name's mutex
-            // A pass within a client (pass.lua) writes the first token of a block and reserves the rest for the
-            // client's own relays, made without a round trip: a hold relayed so has a later token of that block.
-            Object lock = server.call("HGET", "dlock:{" + h.name() + "}", "token");
-            long first = lock == null ? -1 : Long.parseLong(lock.toString());
-            return lock != null && token >= first && token < first + RELAY_BLOCK
-                    ? null
-                    : "the server's lock has token " + lock;
-        }
-        Object all = server.call("HGETALL", "dlock:{" + h.name() + "}:holds");
-        List<?> fields = all instanceof List<?> l ? l : List.of();
-        for (int i = 1; i < fields.size(); i += 2) {
-            String[] entry = fields.get(i).toString().split(" ");
-            if (entry.length >= 3 && Long.parseLong(entry[1]) == token) {
-                long expiry = Long.parseLong(entry[2]);
-                if (expiry <= nowMs) {
-                    return "the server's holder entry expired at " + entry[2] + " (now " + nowMs + ")";
-                }
-                // the hash must outlive every entry in it, or the entry goes before its lease ends
-                long ttl = (Long) server.call("PTTL", "dlock:{" + h.name() + "}:holds");
-                return ttl < 0 || nowMs + ttl >= expiry
-                        ? null
-                        : "the server's holders' hash expires at " + (nowMs + ttl) + ", before the holder's entry ("
-                                + expiry + ")";
-            }
-        }
-        return "the server has no holder with its token among " + fields;
-    }
-
-    /**
-     * Null if a quorum of Redlock's masters hold the name's lock key (an owner id a lease does not show; exclusion
-     * between owners is checked apart), or how many do.
-     */
-    private String redlockSide(Hold h) {
-        int holding = 0;
-        for (SimRedis node : nodes) {
-            if (node.call("GET", "dlock:{" + h.name() + "}:redlock") != null) {
-                holding++;
-            }
-        }
-        int quorum = nodes.size() / 2 + 1;
-        return holding >= quorum ? null : "only " + holding + " of " + nodes.size() + " masters hold the lock key";
     }
 }

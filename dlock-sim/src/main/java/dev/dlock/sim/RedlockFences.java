@@ -73,14 +73,21 @@ final class RedlockFences {
     }
 
     /**
+     * What {@link #taken} found: the owner id of the attempt that made the hold (which each master's lock key holds
+     * while the hold lasts), or null if no attempt on record made it; and the violation, or null.
+     */
+    record Taken(String owner, String violation) {}
+
+    /**
      * A Redlock hold just returned to caller {@code caller}: checked against every earlier hold of its name, then
      * recorded.
      *
-     * @return the violation, or null
+     * @return its attempt's owner id and the violation, if any
      */
-    String taken(String name, long token, int caller) {
+    Taken taken(String name, long token, int caller) {
         long now = loop.now();
-        List<Answer> mine = attemptOf(name, token);
+        String owner = attemptOf(name, token);
+        List<Answer> mine = owner == null ? null : answers.remove(owner);
         for (Iterator<List<Answer>> it = answers.values().iterator(); it.hasNext(); ) {
             if (it.next().get(0).issued() < now - KEEP_NANOS) {
                 it.remove();
@@ -89,7 +96,8 @@ final class RedlockFences {
             }
         }
         if (mine == null) {
-            return "the Redlock hold of " + name + " (token " + token + ") has no acquire reply on record";
+            return new Taken(
+                    null, "the Redlock hold of " + name + " (token " + token + ") has no acquire reply on record");
         }
         long sent = mine.stream().mapToLong(Answer::issued).min().orElseThrow();
         long[] wipesAtAnswer = new long[nodes.size()]; // as an earlier hold: answered with room to spare
@@ -127,17 +135,17 @@ final class RedlockFences {
             }
         }
         earlier.add(new Past(token, caller, now, wipesAtAnswer));
-        return violation;
+        return new Taken(owner, violation);
     }
 
     /**
-     * The answers of the attempt that made a hold of {@code name} with {@code token}, taken off the record: the latest
+     * The owner id of the attempt that made a hold of {@code name} with {@code token}: the latest
      * attempt on the name's lock key whose granting masters' largest counter is the token, as the client makes it
      * (docs/redlock.md), with a quorum of grants. The lease's owner id, which names the attempt, is not in the API;
      * two attempts on one name with the same token are what the check catches, and the later one is the one returned
      * last. Null if none.
      */
-    private List<Answer> attemptOf(String name, long token) {
+    private String attemptOf(String name, long token) {
         String tag = "{" + name + "}:redlock"; // docs/redlock.md: <prefix>:{name}:redlock
         int quorum = nodes.size() / 2 + 1;
         String found = null;
@@ -160,6 +168,6 @@ final class RedlockFences {
                 latest = last;
             }
         }
-        return found == null ? null : answers.remove(found);
+        return found;
     }
 }

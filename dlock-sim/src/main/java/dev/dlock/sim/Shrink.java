@@ -6,7 +6,7 @@ import java.util.function.UnaryOperator;
 /**
  * Makes a failing run simpler: the same seed with fewer moving parts, as long as it still fails. It cuts the steps to
  * the failing one, then tries, one at a time and keeping each that still fails: no Redlock, no lost replies, no lost
- * messages, no dropped connections, no Redlock master losing its data, no single server losing its data, no force-release, no write-back cut, no delay spikes, no thread callers (or one per client), two clients, two callers each, one, two names of each kind. Each try is a whole new
+ * messages, no dropped connections, no Redlock master losing its data, no single server losing its data, no force-release of the single server's names or of Redlock's, no write-back cut, no delay spikes, no thread callers (or one per client), two clients, two callers each, one, two names of each kind. Each try is a whole new
  * schedule (the seed's draws fall differently without a part), so the result names a simpler world in which the seed
  * still breaks an invariant, not a shorter list of the original's events. Not thread-safe: runs on the caller's
  * thread.
@@ -21,6 +21,7 @@ public final class Shrink {
             c -> c.redlockNodes() == 0 ? c : c.with(x -> x.wipeEverySeconds = 0),
             c -> c.with(x -> x.serverWipeEverySeconds = 0),
             c -> c.with(x -> x.forceEverySeconds = 0),
+            c -> c.redlockNodes() == 0 ? c : c.with(x -> x.redlockForceEverySeconds = 0),
             c -> c.with(x -> x.promoteEverySeconds = 0),
             c -> c.redlockNodes() == 0 ? c : c.with(x -> x.fenceCut = 0),
             c -> c.with(x -> x.spikeDelayMillis = x.maxDelayMillis),

@@ -36,6 +36,7 @@ final class SimClients {
     private final Map<SimRedis, List<LoopNetwork>> networksTo = new HashMap<>(); // by server
     private final CallerThreads threads;
     private SimTransport.Tap scripts; // told of the single server's scripts as they run
+    private SimTransport.Tap redlockScripts; // told of Redlock's masters' scripts as they run
     private dev.dlock.LockListener listener; // of the single server's clients' lock events
 
     /**
@@ -71,6 +72,11 @@ final class SimClients {
     /** Every client of the one server built after this call tells {@code tap} of its scripts as they run. */
     void tapSingle(SimTransport.Tap tap) {
         this.scripts = tap;
+    }
+
+    /** Every Redlock client built after this call tells {@code tap} of the scripts it runs as they run on a master. */
+    void tapRedlock(SimTransport.Tap tap) {
+        this.redlockScripts = tap;
     }
 
     /** Every client of the one server built after this call tells {@code listener} of its lock events. */
@@ -131,7 +137,15 @@ final class SimClients {
             SimTransport transport = transport(nodes.get(n), own, REDLOCK_TIMEOUT, reconnects(index));
             SimTransport.Tap answers = fences.tap(n);
             SplittableRandom cuts = own.split();
+            SimTransport.Tap ran = redlockScripts;
             transport.tap(new SimTransport.Tap() {
+                @Override
+                public void ran(Script script, String[] keys, Object reply) {
+                    if (ran != null) {
+                        ran.ran(script, keys, reply);
+                    }
+                }
+
                 @Override
                 public void answered(
                         Script script, String[] keys, String[] args, long issued, long wipes, Object reply) {

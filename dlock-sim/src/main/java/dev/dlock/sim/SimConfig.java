@@ -32,6 +32,8 @@ import java.util.function.Consumer;
  *     (down for 50 ms to 3 s, then back empty: every hold it had is gone, by design), or 0 for none
  * @param forceEverySeconds the mean simulated time between two {@code LockAdmin.forceUnlock} calls of an operator on
  *     a name of the single server, or 0 for none
+ * @param redlockForceEverySeconds the mean simulated time between two {@code LockAdmin.forceUnlock} calls of an
+ *     operator on a Redlock name, through a Redlock client's admin (the force script on every master), or 0 for none
  * @param fenceCut the chance that a Redlock client's connection to a master drops right after it sent a fencing
  *     write-back ({@code redlock-fence.lua}), so that the write-back never runs
  * @param promoteEverySeconds the mean simulated time between two promotions of the single server's replica: the
@@ -59,6 +61,7 @@ public record SimConfig(
         long wipeEverySeconds,
         long serverWipeEverySeconds,
         long forceEverySeconds,
+        long redlockForceEverySeconds,
         double fenceCut,
         long promoteEverySeconds,
         int ackClients,
@@ -69,6 +72,8 @@ public record SimConfig(
     static final long SERVER_WIPE_EVERY = 120;
     /** The default of {@link #forceEverySeconds}: about fifteen per 200,000 steps. */
     static final long FORCE_EVERY = 30;
+    /** The default of {@link #redlockForceEverySeconds}: as many on Redlock's names. */
+    static final long REDLOCK_FORCE_EVERY = 30;
     /** The default of {@link #fenceCut}. */
     static final double FENCE_CUT = 0.3;
     /** The default of {@link #promoteEverySeconds}: about four per 200,000 steps. */
@@ -81,8 +86,8 @@ public record SimConfig(
      * masters, 1 s leases, delays up to 20 ms with spikes up to 1.5 s, one reply in 1,000 and one pub/sub message
      * in 100 lost, each connection dropped every 600 s on average (with 3 clients over a server and 3 Redlock
      * masters, 7 to 12 drops per 100,000 steps in all); the single server losing its data every 120 s, a force-release
-     * every 30 s and a promotion of its replica every 120 s on average, the last of the clients built with {@code
-     * replicaAcks(1)}.
+     * of one of its names and one of a Redlock name every 30 s each, and a promotion of its replica every 120 s on
+     * average, the last of the clients built with {@code replicaAcks(1)}.
      *
      * @param seed the seed
      * @param steps the steps
@@ -107,6 +112,7 @@ public record SimConfig(
                 WIPE_EVERY,
                 SERVER_WIPE_EVERY,
                 FORCE_EVERY,
+                REDLOCK_FORCE_EVERY,
                 FENCE_CUT,
                 PROMOTE_EVERY,
                 ACK_CLIENTS,
@@ -125,7 +131,8 @@ public record SimConfig(
                 + leaseMillis + ",delay=" + maxDelayMillis + ",spike=" + spikeDelayMillis + ",replyLoss="
                 + replyLoss + ",messageLoss=" + messageLoss + ",dropEvery=" + dropEverySeconds + ",wipeEvery="
                 + wipeEverySeconds + ",serverWipeEvery=" + serverWipeEverySeconds + ",forceEvery=" + forceEverySeconds
-                + ",fenceCut=" + fenceCut + ",promoteEvery=" + promoteEverySeconds + ",ackClients=" + ackClients
+                + ",redlockForceEvery=" + redlockForceEverySeconds + ",fenceCut=" + fenceCut + ",promoteEvery="
+                + promoteEverySeconds + ",ackClients=" + ackClients
                 + ",control=" + control;
     }
 
@@ -166,6 +173,8 @@ public record SimConfig(
             x.wipeEverySeconds = Long.parseLong(v.getOrDefault("wipeEvery", "" + d.wipeEverySeconds));
             x.serverWipeEverySeconds = Long.parseLong(v.getOrDefault("serverWipeEvery", "" + d.serverWipeEverySeconds));
             x.forceEverySeconds = Long.parseLong(v.getOrDefault("forceEvery", "" + d.forceEverySeconds));
+            x.redlockForceEverySeconds =
+                    Long.parseLong(v.getOrDefault("redlockForceEvery", "" + d.redlockForceEverySeconds));
             x.fenceCut = Double.parseDouble(v.getOrDefault("fenceCut", "" + d.fenceCut));
             x.promoteEverySeconds = Long.parseLong(v.getOrDefault("promoteEvery", "" + d.promoteEverySeconds));
             x.ackClients = Integer.parseInt(v.getOrDefault("ackClients", "" + d.ackClients));
@@ -188,6 +197,7 @@ public record SimConfig(
                         "wipeEvery",
                         "serverWipeEvery",
                         "forceEvery",
+                        "redlockForceEvery",
                         "fenceCut",
                         "promoteEvery",
                         "ackClients",
@@ -230,6 +240,7 @@ public record SimConfig(
                 x.wipeEverySeconds,
                 x.serverWipeEverySeconds,
                 x.forceEverySeconds,
+                x.redlockForceEverySeconds,
                 x.fenceCut,
                 x.promoteEverySeconds,
                 x.ackClients,
@@ -255,6 +266,7 @@ public record SimConfig(
         long wipeEverySeconds;
         long serverWipeEverySeconds;
         long forceEverySeconds;
+        long redlockForceEverySeconds;
         double fenceCut;
         long promoteEverySeconds;
         int ackClients;
@@ -278,6 +290,7 @@ public record SimConfig(
             wipeEverySeconds = c.wipeEverySeconds;
             serverWipeEverySeconds = c.serverWipeEverySeconds;
             forceEverySeconds = c.forceEverySeconds;
+            redlockForceEverySeconds = c.redlockForceEverySeconds;
             fenceCut = c.fenceCut;
             promoteEverySeconds = c.promoteEverySeconds;
             ackClients = c.ackClients;

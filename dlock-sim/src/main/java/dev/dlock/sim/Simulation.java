@@ -69,7 +69,8 @@ public final class Simulation {
      * @param drops the connections the network dropped
      * @param maxLateMillis how far past its wait the latest acquire completed
      * @param serverWipes the crashes of the single server that lost its data
-     * @param forceReleases the operator's force-releases that completed
+     * @param forceReleases the operator's force-releases of the single server's names that ran there
+     * @param redlockForceReleases the operator's force-releases of Redlock names (each over every master)
      * @param promotions the failovers of the single server to its replica
      */
     public record Result(
@@ -85,6 +86,7 @@ public final class Simulation {
             long maxLateMillis,
             long serverWipes,
             long forceReleases,
+            long redlockForceReleases,
             long promotions) {
         /**
          * One line about this run: its seed, steps, simulated time, holds, faults, trace hash and speed.
@@ -96,7 +98,7 @@ public final class Simulation {
             return String.format(
                     Locale.ROOT,
                     "seed %d%s: %,d steps, %.0f s simulated, %,d holds, %,d replies and %,d messages lost, %,d drops,"
-                            + " %d server wipes, %d force-releases, %d promotions, latest acquire %,d ms past its wait,"
+                            + " %d server wipes, %d force-releases and %d of Redlock names, %d promotions, latest acquire %,d ms past its wait,"
                             + " trace %016x, %,.0f steps/s",
                     config.seed(),
                     config.control().isEmpty() ? "" : " (" + config.control() + ")",
@@ -108,6 +110,7 @@ public final class Simulation {
                     drops,
                     serverWipes,
                     forceReleases,
+                    redlockForceReleases,
                     promotions,
                     maxLateMillis,
                     traceHash,
@@ -139,6 +142,7 @@ public final class Simulation {
                     maxLateMillis,
                     serverWipes,
                     forceReleases,
+                    redlockForceReleases,
                     promotions);
         }
 
@@ -177,6 +181,7 @@ public final class Simulation {
     private final RedlockFences fences;
     private long holds;
     private final SingleServerFaults faults;
+    private final RedlockForces redlockForces;
     private final SimReplica replica;
     private final Promotions promotions;
     private long hash = 0xcbf29ce484222325L;
@@ -208,6 +213,8 @@ public final class Simulation {
         this.week = new SuspendedWeeks(loop, book, random, () -> acquiring, () -> draining, gap -> observe(-3, gap));
         this.faults = new SingleServerFaults(this, config, loop, server, clients, builder, threads, EPOCH_MS);
         this.builder.tapSingle(faults.tap());
+        this.redlockForces = new RedlockForces(this, config, loop, redlocks, threads, EPOCH_MS);
+        this.builder.tapRedlock(redlockForces.ran());
         // their own sources, from the seed: the draws of the rest of the world are as they were without them
         this.replica =
                 new SimReplica(loop, server, new SplittableRandom(config.seed() * 31 + 17), config.leaseMillis());
@@ -251,6 +258,8 @@ public final class Simulation {
             tally.put("promotions", run.promotions.promotions());
             tally.put("acked holds across a promotion", run.promotions.ackedSurvivors());
             tally.put("replica hold-backs", run.replica.holdBacks());
+            tally.put("Redlock force-releases", run.redlockForces.calls());
+            tally.put("Redlock force-deleted keys", run.redlockForces.deleted());
         }
     }
 
@@ -282,6 +291,7 @@ public final class Simulation {
         faults.serverWipes(random.split());
         faults.forceReleases(random.split());
         promotions.start(new SplittableRandom(config.seed() * 31 + 19));
+        redlockForces.start(new SplittableRandom(config.seed() * 31 + 23));
         blocking = new BlockingCallers(this, config, loop, random.split());
         for (int c = 0; c < config.clients(); c++) {
             for (int k = 0; k < config.threadCallersPerClient(); k++) {
@@ -319,6 +329,7 @@ public final class Simulation {
                 maxLate / MS,
                 faults.wipes(),
                 faults.forced(),
+                redlockForces.calls(),
                 promotions.promotions());
     }
 
@@ -542,10 +553,7 @@ public final class Simulation {
             long token = part.getValue();
             observe(caller, 5, token);
             Hold hold = new Hold(each, name, token, HoldBook.View.of(lease), caller);
-            String wrong = book.taken(hold);
-            if (wrong == null && kind == Kind.REDLOCK) {
-                wrong = fences.taken(name, token, caller);
-            }
+            String wrong = inBook(hold);
             if (wrong != null) {
                 violation(wrong);
             }
@@ -631,13 +639,35 @@ public final class Simulation {
                     + " ms lease");
         }
         tally.merge("book " + hold.kind(), 1L, Long::sum);
-        String wrong = book.taken(hold);
-        if (wrong == null && hold.kind() == Kind.REDLOCK) {
-            wrong = fences.taken(hold.name(), hold.token(), hold.caller()); // as an asynchronous caller's
-        }
+        String wrong = inBook(hold);
         if (wrong != null) {
             violation(wrong);
         }
+    }
+
+    /**
+     * Puts one name's new hold in the book, which checks its fencing token; a Redlock hold's then goes to {@link
+     * RedlockFences}.
+     *
+     * @return the violation, or null
+     */
+    String inBook(Hold hold) {
+        String wrong = book.taken(hold);
+        return wrong == null && hold.kind() == Kind.REDLOCK ? redlockTaken(hold) : wrong;
+    }
+
+    /**
+     * A Redlock hold just put in the book: its token checked by {@link RedlockFences}, and its attempt's owner id, which
+     * the masters' lock keys hold, told to the book (a force-release removes a hold's records by it).
+     *
+     * @return the violation, or null
+     */
+    private String redlockTaken(Hold hold) {
+        RedlockFences.Taken taken = fences.taken(hold.name(), hold.token(), hold.caller());
+        if (taken.owner() != null) {
+            book.redlockOwner(hold, taken.owner());
+        }
+        return taken.violation();
     }
 
     /** Counts one more of what a blocking caller did, for {@link #run(SimConfig, Map)}'s tally. */

@@ -211,6 +211,58 @@ final class HoldBookTest {
         assertThat(forced.check(now[0])).contains("force-release").contains("past its bound");
     }
 
+    @Test
+    void aRedlockForceRelease_exemptsAHoldOnlyOnceItLeavesItShortOfAQuorum_andUntilALeaseAfter() {
+        long[] now = {NOW};
+        List<SimRedis> masters =
+                List.of(new SimRedis(() -> now[0]), new SimRedis(() -> now[0]), new SimRedis(() -> now[0]));
+        HoldBook forced = new HoldBook(server, 3, masters, 1000, () -> now[0]);
+        String key = "dlock:{r}:redlock";
+        masters.forEach(m -> m.call("SET", key, "o1"));
+        long[] until = {NOW + 1000};
+        Hold first = new Hold(Kind.REDLOCK, "r", 5, validUntil(now, until), 1);
+        forced.taken(first);
+        forced.redlockOwner(first, "o1");
+        assertThat(forced.check(now[0])).isNull();
+        masters.get(0).call("SET", key, "o2");
+        masters.get(1).call("SET", key, "o2");
+        assertThat(forced.check(now[0]))
+                .as("another owner's keys are not its own: short of a quorum, and no force-release did it")
+                .contains("caller 1 believes its REDLOCK hold of r")
+                .contains("only 1 of 3 masters");
+        masters.get(0).call("SET", key, "o1");
+        masters.get(1).call("SET", key, "o1");
+
+        now[0] = NOW + 100;
+        masters.get(0).call("DEL", key); // a force-release that reached one master
+        forced.redlockForced("o1", now[0]);
+        assertThat(forced.check(now[0])).as("it keeps its quorum: held").isNull();
+        masters.get(0).call("SET", key, "o2");
+        Hold second = new Hold(Kind.REDLOCK, "r", 6, validUntil(now, NOW + 2000), 2);
+        forced.taken(second);
+        forced.redlockOwner(second, "o2");
+        assertThat(forced.check(now[0]))
+                .as("a second owner on one master does not hold it")
+                .contains("caller 2 believes its REDLOCK hold of r");
+        assertThat(forced.exemptions()).as("the first is checked as any other").isEmpty();
+
+        now[0] = NOW + 200;
+        masters.get(1).call("SET", key, "o2"); // the next force-release reached the second master, and o2 took it
+        forced.redlockForced("o1", now[0]);
+        assertThat(forced.check(now[0]))
+                .as("the first hold, short of a quorum since, may overlap the second until its holder learns")
+                .isNull();
+        assertThat(forced.exemptions()).containsEntry("Redlock force-release", 1L);
+        until[0] = NOW + 5000; // renewals its holder should never have had: two masters lost its key
+        now[0] = NOW + 200 + 1000;
+        assertThat(forced.check(now[0])).isNull();
+        now[0] = NOW + 200 + 1000 + 3;
+        assertThat(forced.check(now[0]))
+                .contains("caller 1 believes its REDLOCK hold of r")
+                .contains("Redlock force-release")
+                .contains("past its bound");
+    }
+
     /**
      * A promotion took caller {@code holder}'s hold of {@code m} (token 1000) away: the replica had not applied it;
      * another caller took {@code m} on the new master. Returns the book at the promotion's instant {@code now[0]}.

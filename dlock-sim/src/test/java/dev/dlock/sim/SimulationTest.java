@@ -47,6 +47,7 @@ final class SimulationTest {
         long wall = 0;
         Map<String, Long> exempt = new TreeMap<>();
         Map<String, Long> failovers = new TreeMap<>();
+        Map<String, Long> redlockForces = new TreeMap<>();
         for (long seed = 1; steps < TOTAL_STEPS; seed++) {
             long t0 = System.nanoTime();
             Map<String, Long> tally = new TreeMap<>();
@@ -56,6 +57,8 @@ final class SimulationTest {
                     exempt.merge(k, v, Long::sum);
                 } else if (k.startsWith("promotions") || k.startsWith("acked") || k.startsWith("replica")) {
                     failovers.merge(k, v, Long::sum);
+                } else if (k.startsWith("Redlock force")) {
+                    redlockForces.merge(k, v, Long::sum);
                 }
             });
             long took = System.nanoTime() - t0;
@@ -73,9 +76,12 @@ final class SimulationTest {
         System.out.printf("[sim] %,d steps in %.1f s: %,.0f steps/s%n", steps, wall / 1e9, steps / (wall / 1e9));
         System.out.println("[sim] holds believed valid after the server lost them, exempted: " + exempt);
         System.out.println("[sim] failovers to the replica: " + failovers);
+        System.out.println("[sim] an operator's force-releases of Redlock names: " + redlockForces);
         // the overlaps dlock does not exclude happen, and are judged by their bound, not skipped by a quiet run
         assertThat(exempt.getOrDefault("exempt after restart without data", 0L)).isPositive();
         assertThat(exempt.getOrDefault("exempt after force-release", 0L)).isPositive();
+        assertThat(exempt.getOrDefault("exempt after Redlock force-release", 0L))
+                .isPositive();
         // the replica is promoted, and a replicaAcks client's hold lives through a promotion
         assertThat(failovers.getOrDefault("promotions", 0L)).isPositive();
         assertThat(failovers.getOrDefault("acked holds across a promotion", 0L)).isPositive();
@@ -129,13 +135,20 @@ final class SimulationTest {
     void serverWipesForceReleasesAndPromotions_areOff_atZero() {
         Map<String, Long> tally = new TreeMap<>();
         Simulation.Result without = Simulation.run(
-                SimConfig.parse("seed=3,steps=20000,serverWipeEvery=0,forceEvery=0,promoteEvery=0"), tally);
+                SimConfig.parse("seed=3,steps=20000,serverWipeEvery=0,forceEvery=0,redlockForceEvery=0,promoteEvery=0"),
+                tally);
         assertThat(without.violation()).isNull();
-        assertThat(without.serverWipes() + without.forceReleases() + without.promotions())
+        assertThat(without.serverWipes()
+                        + without.forceReleases()
+                        + without.redlockForceReleases()
+                        + without.promotions())
                 .isZero();
         assertThat(tally)
                 .doesNotContainKeys(
-                        "exempt after restart without data", "exempt after force-release", "exempt after promotion");
+                        "exempt after restart without data",
+                        "exempt after force-release",
+                        "exempt after Redlock force-release",
+                        "exempt after promotion");
     }
 
     @ParameterizedTest
@@ -154,16 +167,8 @@ final class SimulationTest {
         List<String> missed = new ArrayList<>();
         for (long seed = 1; seed <= 20; seed++) {
             long t0 = System.nanoTime();
+            // the world as shipped, every fault on: the run `dlock verify --simulate --control` makes
             SimConfig config = SimConfig.of(seed, STEPS_PER_SEED).withControl(control);
-            if (!control.equals("replica-ack-skipped")) {
-                // a defect that needs no replica: caught in the world without failover, whose runs are step for step
-                // those from before it was simulated (a replica draws nothing from the world's sources), within the
-                // seeds it was calibrated on; the failover's world moves the catches to later seeds
-                config = config.with(x -> {
-                    x.promoteEverySeconds = 0;
-                    x.ackClients = 0;
-                });
-            }
             Simulation.Result r = Simulation.run(config);
             if (r.violation() != null) {
                 System.out.println("[sim] " + describe(r, System.nanoTime() - t0) + " caught after " + missed.size()
