@@ -1,8 +1,6 @@
 package dev.dlock.sim;
 
-import dev.dlock.Lease;
 import dev.dlock.LockClient;
-import dev.dlock.LockException;
 import dev.dlock.sim.HoldBook.Hold;
 import dev.dlock.sim.HoldBook.Kind;
 import java.time.Duration;
@@ -12,9 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * One seeded run of whole dlock clients, as shipped, on one thread: several clients on one {@link SimRedis}, each on
@@ -280,14 +276,10 @@ public final class Simulation {
                 System.setProperty(CONTROL, before);
             }
         }
-        for (int c = 0; c < config.clients(); c++) {
-            for (int k = 0; k < config.callersPerClient(); k++) {
-                int caller = c * config.callersPerClient() + k;
-                loop.after(random.nextLong(0, 50 * MS), () -> next(caller));
-            }
-        }
-        restarts(random.split());
-        wipes(random.split());
+        new AsyncCallers(this, config, loop, random, clients, redlocks, kinds).start();
+        Restarts restarts = new Restarts(this, config, loop, server, nodes, builder);
+        restarts.withData(random.split());
+        restarts.redlockWipes(random.split());
         faults.serverWipes(random.split());
         faults.forceReleases(random.split());
         promotions.start(new SplittableRandom(config.seed() * 31 + 19));
@@ -413,167 +405,11 @@ public final class Simulation {
         }
     }
 
-    /**
-     * Now and then (every 20–60 s) one server restarts with its data, as from an AOF: the keys that expired meanwhile
-     * are gone, the script cache is empty (the next EVALSHA meets NOSCRIPT) and every client connection is closed:
-     * the commands in flight fail, and the transports reconnect and subscribe again. Restarts without data are
-     * {@link #wipes} (a Redlock master's) and {@link SingleServerFaults#serverWipes} (the single server's).
-     */
-    private void restarts(SplittableRandom own) {
-        loop.after(own.nextLong(20_000, 60_000) * MS, () -> {
-            if (draining) {
-                return;
-            }
-            int which = own.nextInt(1 + nodes.size());
-            (which == 0 ? server : nodes.get(which - 1)).restart(true);
-            observe(-2, which);
-            restarts(own);
-        });
-    }
-
-    /**
-     * Now and then ({@code wipeEverySeconds} on average) one Redlock master crashes and loses its data: every client's
-     * connections to it are gone at once with what was in flight (nothing more runs there), it is out of reach for a
-     * lease plus the drift allowance (docs/redlock.md's delayed-restart rule: no hold it granted is valid when it is
-     * back), and up to a lease more, and it comes back empty. {@link RedlockFences} counts what it lost.
-     */
-    private void wipes(SplittableRandom own) {
-        if (config.wipeEverySeconds() <= 0 || nodes.isEmpty()) {
-            return;
-        }
-        long gap = (long) (-Math.log(1 - own.nextDouble()) * config.wipeEverySeconds() * 1000) * MS;
-        loop.after(gap, () -> {
-            if (draining) {
-                return;
-            }
-            if (week.pausing()) {
-                // A crash's restart is an event, which a suspended week would move on with the clients' timers while
-                // the crashed master's outage (LoopNetwork's) ends in the server's time: it would serve after the week
-                // and then lose its data. The week waits 6 s, longer than any outage; none starts meanwhile.
-                wipes(own);
-                return;
-            }
-            int which = own.nextInt(nodes.size());
-            SimRedis node = nodes.get(which);
-            long lease = config.leaseMillis();
-            long down = (lease + lease / 100 + 2 + 1 + own.nextLong(0, lease)) * MS;
-            for (LoopNetwork network : builder.networksTo(node)) {
-                network.crash(SimNetwork.Link.COMMANDS, down);
-                network.crash(SimNetwork.Link.PUBSUB, down);
-            }
-            loop.after(down, () -> node.restart(false));
-            observe(-4, which, down / MS);
-            wipes(own);
-        });
-    }
-
     void observe(long... values) {
         for (long v : values) {
             hash = (hash ^ v) * 0x100000001b3L;
         }
         hash = (hash ^ loop.now()) * 0x100000001b3L;
-    }
-
-    /** The caller's next operation, after a short think. */
-    private void next(int caller) {
-        if (draining) {
-            return;
-        }
-        if (week.pausing()) {
-            week.defer(() -> next(caller));
-            return;
-        }
-        LockClient client = clients.get(caller / config.callersPerClient());
-        Kind kind = kinds[random.nextInt(kinds.length)];
-        int n = config.namesPerKind();
-        String name = switch (kind) {
-            case MUTEX, MULTI -> "m" + random.nextInt(n);
-            case READ, WRITE -> "rw" + random.nextInt(n);
-            case PERMIT -> "p" + random.nextInt(n);
-            case REDLOCK -> "r" + random.nextInt(n);
-        };
-        String other = "m" + ((name.charAt(1) - '0' + 1 + random.nextInt(n - 1)) % n); // a multi-lock's second name
-        long[] waits = {0, 50, 500, 3000};
-        Duration wait = Duration.ofMillis(waits[random.nextInt(waits.length)]);
-        CompletableFuture<Lease> acquire = switch (kind) {
-            case MUTEX -> client.lock(name).acquireAsync(wait);
-            case MULTI -> client.multiLock(name, other).acquireAsync(wait);
-            case READ -> client.readWriteLock(name).readLock().acquireAsync(wait);
-            case WRITE -> client.readWriteLock(name).writeLock().acquireAsync(wait);
-            case PERMIT -> client.semaphore(name, config.permits()).acquireAsync(1, wait);
-            case REDLOCK ->
-                redlocks.get(caller / config.callersPerClient()).lock(name).acquireAsync(wait);
-        };
-        if (random.nextInt(10) == 0) { // gives the wait up part way
-            CompletableFuture<Lease> a = acquire;
-            loop.after(random.nextLong(0, 200 * MS), () -> a.cancel(true));
-        }
-        String label = kind == Kind.MULTI ? name + "+" + other : name;
-        long started = loop.now();
-        acquiring++;
-        acquire.whenComplete((lease, error) -> {
-            acquiring--;
-            long late = loop.now() - started - wait.toNanos();
-            maxLate = Math.max(maxLate, late);
-            if (late > ACQUIRE_SLACK) {
-                violation("caller " + caller + "'s " + kind + " acquire of " + label + " with a wait of "
-                        + wait.toMillis() + " ms completed " + late / MS + " ms past it");
-            }
-            taken(caller, kind, label, lease, error);
-        });
-    }
-
-    private void taken(int caller, Kind kind, String label, Lease lease, Throwable error) {
-        if (error != null) {
-            Throwable cause =
-                    error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-            observe(caller, 1, cause instanceof CancellationException ? 2 : 3);
-            if (!(cause instanceof CancellationException) && !(cause instanceof LockException)) {
-                // a LockConnectionException is the network's (a stall past the command timeout); anything else is not
-                violation("caller " + caller + "'s acquire of " + label + " failed: " + cause);
-            }
-            loop.after(random.nextLong(0, 100 * MS), () -> next(caller));
-            return;
-        }
-        if (lease == null) {
-            observe(caller, 4);
-            loop.after(random.nextLong(0, 100 * MS), () -> next(caller));
-            return;
-        }
-        holds++;
-        long half = config.leaseMillis() * 500_000L;
-        if (lease.remaining().toNanos() < half - MS) {
-            violation("caller " + caller + "'s " + kind + " acquire of " + label + " returned a hold with "
-                    + lease.remaining().toMillis() + " ms left of its " + config.leaseMillis() + " ms lease");
-        }
-        List<Hold> taken = new ArrayList<>();
-        Kind each = kind == Kind.MULTI ? Kind.MUTEX : kind;
-        for (Map.Entry<String, Long> part : lease.fencingTokens().entrySet()) {
-            String name = part.getKey();
-            long token = part.getValue();
-            observe(caller, 5, token);
-            Hold hold = new Hold(each, name, token, HoldBook.View.of(lease), caller);
-            String wrong = inBook(hold);
-            if (wrong != null) {
-                violation(wrong);
-            }
-            taken.add(hold);
-        }
-        long holdFor = random.nextInt(4) == 0
-                ? random.nextLong(0, 3 * config.leaseMillis()) // past the lease: the watchdog's
-                : random.nextLong(0, config.leaseMillis() / 4);
-        loop.after(holdFor * MS, () -> release(caller, lease, taken));
-    }
-
-    private void release(int caller, Lease lease, List<Hold> taken) {
-        for (Hold h : taken) {
-            book.released(h);
-        }
-        lease.releaseAsync().whenComplete((v, error) -> {
-            observe(caller, 6, error == null ? 0 : 1);
-            // a lease lost meanwhile reports its loss here: allowed, as the network may delay renewals past a lease
-            loop.after(random.nextLong(0, 100 * MS), () -> next(caller));
-        });
     }
 
     /** Checks every name's holds that their holders believe valid, and that no caller thread failed. */
@@ -593,7 +429,7 @@ public final class Simulation {
         }
     }
 
-    // ---- for the blocking callers ({@link BlockingCallers}) --------------------------------
+    // ---- for the callers ({@link AsyncCallers}, {@link BlockingCallers}) --------------------------------
 
     /** Whether the run's steps are done: callers start nothing new. */
     boolean draining() {
@@ -643,6 +479,11 @@ public final class Simulation {
         if (wrong != null) {
             violation(wrong);
         }
+    }
+
+    /** An asynchronous caller's acquire returned a lease (of one name or several): counted. */
+    void leaseTaken() {
+        holds++;
     }
 
     /**
