@@ -19,6 +19,18 @@ public final class EventLoop {
     private long steps;
 
     /**
+     * The time to the next event of a seeded process that happens {@code meanSeconds} apart on average, at random
+     * (a Poisson process: the gap is exponential), in whole milliseconds.
+     *
+     * @param own the process's source
+     * @param meanSeconds the mean gap
+     * @return the gap in nanoseconds
+     */
+    static long gapNanos(java.util.SplittableRandom own, long meanSeconds) {
+        return (long) (-Math.log(1 - own.nextDouble()) * meanSeconds * 1000) * 1_000_000;
+    }
+
+    /**
      * The world's time.
      *
      * @return nanoseconds since the simulation began

@@ -85,7 +85,7 @@ final class Promotions {
         if (config.promoteEverySeconds() <= 0) {
             return;
         }
-        long gap = (long) (-Math.log(1 - own.nextDouble()) * config.promoteEverySeconds() * 1000) * MS;
+        long gap = EventLoop.gapNanos(own, config.promoteEverySeconds());
         loop.after(gap, () -> {
             if (run.draining()) {
                 return;

@@ -94,7 +94,7 @@ final class RedlockForces {
     }
 
     private void forceRelease(SplittableRandom own, CallerThreads.Caller admin) {
-        long gap = (long) (-Math.log(1 - own.nextDouble()) * config.redlockForceEverySeconds() * 1000) * MS;
+        long gap = EventLoop.gapNanos(own, config.redlockForceEverySeconds());
         admin.submit(gap, () -> {
             if (run.draining()) {
                 return;

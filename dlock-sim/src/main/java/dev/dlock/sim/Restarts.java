@@ -69,7 +69,7 @@ final class Restarts {
         if (config.wipeEverySeconds() <= 0 || nodes.isEmpty()) {
             return;
         }
-        long gap = (long) (-Math.log(1 - own.nextDouble()) * config.wipeEverySeconds() * 1000) * MS;
+        long gap = EventLoop.gapNanos(own, config.wipeEverySeconds());
         loop.after(gap, () -> {
             if (run.draining()) {
                 return;

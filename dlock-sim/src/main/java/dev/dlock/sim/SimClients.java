@@ -211,7 +211,7 @@ final class SimClients {
         if (config.dropEverySeconds() <= 0) {
             return;
         }
-        long gap = (long) (-Math.log(1 - own.nextDouble()) * config.dropEverySeconds() * 1000) * MS;
+        long gap = EventLoop.gapNanos(own, config.dropEverySeconds());
         loop.after(gap, () -> {
             if (draining.getAsBoolean()) {
                 return;

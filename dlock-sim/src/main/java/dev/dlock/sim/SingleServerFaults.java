@@ -106,7 +106,7 @@ final class SingleServerFaults {
         if (config.serverWipeEverySeconds() <= 0) {
             return;
         }
-        long gap = (long) (-Math.log(1 - own.nextDouble()) * config.serverWipeEverySeconds() * 1000) * MS;
+        long gap = EventLoop.gapNanos(own, config.serverWipeEverySeconds());
         loop.after(gap, () -> {
             if (run.draining()) {
                 return;
@@ -148,7 +148,7 @@ final class SingleServerFaults {
     }
 
     private void forceRelease(SplittableRandom own, CallerThreads.Caller admin) {
-        long gap = (long) (-Math.log(1 - own.nextDouble()) * config.forceEverySeconds() * 1000) * MS;
+        long gap = EventLoop.gapNanos(own, config.forceEverySeconds());
         admin.submit(gap, () -> {
             if (run.draining()) {
                 return;
