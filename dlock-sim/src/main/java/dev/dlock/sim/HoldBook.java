@@ -8,6 +8,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.IntPredicate;
@@ -37,7 +38,8 @@ import java.util.function.LongSupplier;
  * renewal not yet replicated): their tokens ({@link #promoted}). dlock keeps a hold across it only for a holder built
  * with {@code replicaAcks} (docs/topologies.md): such a hold is never exempt, and is checked as any other. A hold of a
  * holder without it whose token a promotion took away is exempt as above, from the promotion, while the server does not
- * hold it (a record that came back shorter is the holder's again once a renewal on the new master extends it), and its
+ * hold it (a record that came back shorter is the holder's again once a renewal on the new master extends it, and
+ * a mutex's older record of the hold's owner id is the holder's: {@link ServerHolds#heldForOwner}), and its
  * holder must learn the loss within the same bound; its token is not held against holds taken since (a relay within
  * its client may bring it to its caller after the promotion). A force-release the promotion undid (the replica had not
  * applied it) exempts no longer: the hold is the holder's again.
@@ -284,6 +286,7 @@ final class HoldBook {
         takenAt.put(hold, new long[] {
             clock == null ? nowMs : clock.getAsLong(), hold.lease().remaining().toMillis()
         });
+        servers.taken(hold, takenAt.get(hold)[0]);
         String violation = null;
         // A hold a force-release took away before it reached its caller (its reply on the way) was granted before what
         // the server granted since: its token is judged in the server's grant order, not in the order the holds
@@ -351,18 +354,35 @@ final class HoldBook {
         if (count == null || started < count[1] || !hold.lease().isValid()) {
             return null;
         }
+        long now = clock == null ? nowMs : clock.getAsLong();
         long valid = held.getOrDefault(hold.name(), List.of()).stream()
-                .filter(h -> h.lease().isValid() && exemptSince(h) < 0)
+                .filter(h -> counted(h, now))
                 .count();
         return valid <= count[0]
                 ? null
                 : valid + " valid permit holds of " + hold.name() + " after setPermits(" + count[0]
                         + ") was in force before the acquire of token " + hold.token() + " began (callers and tokens: "
                         + held.get(hold.name()).stream()
-                                .filter(h -> h.lease().isValid() && exemptSince(h) < 0)
+                                .filter(h -> counted(h, now))
                                 .map(h -> h.caller() + "/" + h.token())
                                 .toList()
                         + ")";
+    }
+
+    /**
+     * Whether {@code h} counts at {@code nowMs} among the holds of its name: believed valid, not taken away by a wipe or
+     * a force-release, nor by a promotion while the server does not hold it.
+     */
+    private boolean counted(Hold h, long nowMs) {
+        return h.lease().isValid() && exemptSince(h) < 0 && !takenByPromotion(h, nowMs);
+    }
+
+    /**
+     * Whether a promotion took {@code h} away and the server does not hold it at {@code nowMs} (for a mutex hold:
+     * neither its token nor an older record of its owner, {@link ServerHolds#heldForOwner}).
+     */
+    private boolean takenByPromotion(Hold h, long nowMs) {
+        return promotedAt(h) >= 0 && servers.missing(h, nowMs) != null && !servers.heldForOwner(h);
     }
 
     /** Whether every hold a caller has is believed valid for more than {@code nanos} (only long fixed leases). */
@@ -420,7 +440,7 @@ final class HoldBook {
                         continue; // taken away on the server: its holder has not learned it yet, within its bound
                     }
                     String server = servers.missing(h, nowMs);
-                    if (server != null) {
+                    if (server != null && !(promotedAt(h) >= 0 && servers.heldForOwner(h))) {
                         long promotion = promotedAt(h);
                         if (promotion >= 0) { // a promotion took it away: not kept without replicaAcks
                             exempted.put(h, "promotion");
@@ -468,7 +488,8 @@ final class HoldBook {
                 : "caller " + h.caller() + " believes its " + h.kind() + " hold of " + h.name() + " (token " + h.token()
                         + ") valid for " + h.lease().remaining().toMillis() + " ms more at " + nowMs
                         + ", but the server lost it at " + since + " (" + cause + "; hold returned at " + t[0]
-                        + "): past its bound " + bound;
+                        + "): past its bound " + bound + " (on the server now: "
+                        + Objects.requireNonNullElse(servers.missing(h, nowMs), "held") + ")";
     }
 
     private long wipeAt(Hold h) {

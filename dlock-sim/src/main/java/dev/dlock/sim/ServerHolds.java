@@ -17,6 +17,8 @@ final class ServerHolds {
     private final List<SimRedis> nodes; // Redlock's masters
     /** A Redlock hold's attempt's owner id, which each master's lock key holds while the hold lasts. */
     private final Map<Hold, String> redlockOwners = new IdentityHashMap<>();
+    /** A mutex hold's owner id, as its record named it when the hold was taken. */
+    private final Map<Hold, String> mutexOwners = new IdentityHashMap<>();
 
     /**
      * @param server the single server
@@ -37,9 +39,41 @@ final class ServerHolds {
         return redlockOwners.get(hold);
     }
 
+    /**
+     * A hold just taken, at the single server's clock {@code nowMs}: for a mutex's (or a multi-lock part's), the owner
+     * id its record names, if the record is the hold's.
+     */
+    void taken(Hold hold, long nowMs) {
+        if ((hold.kind() == Kind.MUTEX || hold.kind() == Kind.MULTI) && missing(hold, nowMs) == null) {
+            mutexOwners.put(hold, String.valueOf(server.call("HGET", lockKey(hold), "owner")));
+        }
+    }
+
+    /**
+     * Whether the single server's record of a mutex hold's name names the owner id it named when the hold was taken,
+     * with an earlier token: an older record of that owner (the hold before a release, or the block before a pass
+     * within the client) that a promotion brought back. The holder's renewals, checked by owner id, keep it: the server
+     * holds the name for the holder, with the earlier token.
+     */
+    boolean heldForOwner(Hold hold) {
+        String owner = mutexOwners.get(hold);
+        if (owner == null) {
+            return false;
+        }
+        Object token = server.call("HGET", lockKey(hold), "token"); // the scripts' commands only: no HMGET here
+        return owner.equals(server.call("HGET", lockKey(hold), "owner"))
+                && token != null
+                && Long.parseLong(token.toString()) < hold.token();
+    }
+
     /** Forgets a hold its caller gave back. */
     void forget(Hold hold) {
         redlockOwners.remove(hold);
+        mutexOwners.remove(hold);
+    }
+
+    private static String lockKey(Hold hold) {
+        return "dlock:{" + hold.name() + "}";
     }
 
     /**
@@ -54,7 +88,7 @@ final class ServerHolds {
         if (h.kind() == Kind.MUTEX || h.kind() == Kind.MULTI) { // a multi-lock's part is its name's mutex
             // A pass within a client (pass.lua) writes the first token of a block and reserves the rest for the
             // client's own relays, made without a round trip: a hold relayed so has a later token of that block.
-            Object lock = server.call("HGET", "dlock:{" + h.name() + "}", "token");
+            Object lock = server.call("HGET", lockKey(h), "token");
             long first = lock == null ? -1 : Long.parseLong(lock.toString());
             return lock != null && token >= first && token < first + HoldBook.RELAY_BLOCK
                     ? null

@@ -305,6 +305,75 @@ final class HoldBookTest {
                 .contains("past its bound");
     }
 
+    /**
+     * Seed 16 with {@code promoteEvery=20}: a permit a promotion took away (the replica had not applied its grant) is
+     * not its holder's on the new master, whose count {@code setPermits(1)} lowered since: it does not count against
+     * that count, as it does not for exclusion.
+     */
+    @Test
+    void aPermitAPromotionTookAway_countsNotAgainstACountLoweredAfterIt() {
+        long[] now = {NOW};
+        HoldBook promoted = new HoldBook(server, 3, List.of(), 1000, () -> now[0]);
+        server.call("HSET", "dlock:{s}:holds", "c:lease-1", "1 1000 " + (NOW + 5000));
+        Hold lost = new Hold(Kind.PERMIT, "s", 1000, validUntil(now, NOW + 5000), 1);
+        assertThat(promoted.taken(lost)).isNull();
+        SimRedis replica = new SimRedis(() -> now[0]);
+        java.util.Map<String, java.util.Set<Long>> records = Promotions.lostRecords(server, replica);
+        assertThat(records.get("s")).containsExactly(1000L);
+        promoted.promoted(now[0], records);
+        server.restartWith(replica);
+        promoted.promotedServerBack(now[0], now[0]);
+        now[0] = NOW + 100;
+        promoted.setPermitsStarted("s");
+        promoted.setPermitsDone("s", 1, now[0]);
+        server.call("HSET", "dlock:{s}:holds", "c:lease-2", "1 2000 " + (NOW + 5000));
+        Hold fresh = new Hold(Kind.PERMIT, "s", 2000, validUntil(now, NOW + 5000), 2);
+        assertThat(promoted.taken(fresh)).isNull();
+        now[0] = NOW + 200;
+        assertThat(promoted.withinCount(fresh, NOW + 150))
+                .as("the lost permit is not the holder's")
+                .isNull();
+        assertThat(promoted.check(now[0])).isNull();
+        server.call("HSET", "dlock:{s}:holds", "c:lease-1", "1 1000 " + (NOW + 5000)); // had the replica had it
+        assertThat(promoted.withinCount(fresh, NOW + 150)).contains("2 valid permit holds of s after setPermits(1)");
+    }
+
+    /**
+     * Seeds 19 and 28 with {@code promoteEvery=20}: an owner's older record of a mutex comes back with a promotion (a
+     * release or a pass within the client, and the re-take or pass after it, not yet replicated); the holder's
+     * renewals, checked by owner id, keep it on the new master, with the earlier token. The server holds the name for
+     * the holder: not exempt, not bound to lose it; a record of another owner would be the promotion's loss.
+     */
+    @Test
+    void aRecordOfItsOwnerAPromotionBroughtBackWithAnEarlierToken_isTheHoldersOnTheNewMaster() {
+        long[] now = {NOW};
+        SimRedis server = new SimRedis(() -> now[0]);
+        HoldBook promoted = new HoldBook(server, 3, List.of(), 1000, () -> now[0]);
+        server.call("HSET", "dlock:{m}", "owner", "c:thread-1", "token", "1000");
+        SimRedis replica = new SimRedis(() -> now[0]);
+        replica.copyKeysOf(server);
+        server.call("HSET", "dlock:{m}", "token", "5000"); // a pass, or a release and a re-take, not yet replicated
+        long[] until = {NOW + 1000};
+        Hold held = new Hold(Kind.MUTEX, "m", 5000, validUntil(now, until), 1);
+        assertThat(promoted.taken(held)).isNull();
+        java.util.Map<String, java.util.Set<Long>> records = Promotions.lostRecords(server, replica);
+        assertThat(records.get("m")).contains(5000L);
+        promoted.promoted(now[0], records);
+        server.restartWith(replica);
+        promoted.promotedServerBack(now[0], now[0]);
+        until[0] = NOW + 3000; // renewed on the new master: its record names the holder's owner id
+        now[0] = NOW + 1000 + 3;
+        assertThat(promoted.check(now[0]))
+                .as("held for its owner, with the earlier token")
+                .isNull();
+        assertThat(promoted.exemptions()).isEmpty();
+        server.call("HSET", "dlock:{m}", "owner", "c:thread-2");
+        assertThat(promoted.check(now[0]))
+                .as("another owner's record: the promotion's loss, past its bound")
+                .contains("caller 1 believes its MUTEX hold of m (token 5000)")
+                .contains("past its bound");
+    }
+
     @Test
     void aHoldAPromotionTookAway_withReplicaAcks_isNeverExempt() {
         long[] now = {NOW};
