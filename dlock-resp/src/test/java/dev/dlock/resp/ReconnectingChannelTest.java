@@ -167,9 +167,10 @@ final class ReconnectingChannelTest {
     }
 
     /**
-     * Waits until the channel has lost its link and a reconnect failed. This wait timed out once (a build with
-     * another module's tests beside it): the message says which part did not happen, and whether something else
-     * answers on the closed server's port by then.
+     * Waits until the channel has lost its link and a reconnect failed; if not, the message says which part did not
+     * happen, and whether something answers on the closed server's port by then. (It timed out twice, on loaded hosts,
+     * with the link up again and no connect failure: the reconnect had been accepted by the fake server's listener
+     * while it closed, which {@link FakeRedis#close} now waits out.)
      */
     private static void awaitDown(EchoChannel channel, int port) throws InterruptedException {
         await(() -> channel.notConnectedReason() != null, () -> {
@@ -292,16 +293,20 @@ final class ReconnectingChannelTest {
         }
     }
 
-    /** Answers the handshake, echoes {@code ECHO} unless told not to, and records what it was sent. */
+    /**
+     * Answers the handshake, echoes {@code ECHO} unless told not to, and records what it was sent. Closed, it refuses
+     * connections before it drops those it has, so a client that sees its link drop finds the port refusing.
+     */
     private static final class FakeRedis implements AutoCloseable {
         private final ServerSocket listener;
+        private final Thread acceptor;
         private final List<Socket> connections = new CopyOnWriteArrayList<>();
         final List<String> received = new CopyOnWriteArrayList<>();
         volatile boolean answering = true;
 
         FakeRedis(int port) throws IOException {
             listener = new ServerSocket(port, 50, InetAddress.getLoopbackAddress());
-            Daemons.start("fake-redis-accept", this::accept);
+            acceptor = Daemons.start("fake-redis-accept", this::accept);
         }
 
         int port() {
@@ -316,6 +321,10 @@ final class ReconnectingChannelTest {
             try {
                 while (true) {
                     Socket socket = listener.accept();
+                    if (listener.isClosed()) { // taken while the listener closed: it is not served
+                        Connection.closeQuietly(socket);
+                        return;
+                    }
                     connections.add(socket);
                     Daemons.start("fake-redis-serve", () -> serve(socket));
                 }
@@ -350,9 +359,24 @@ final class ReconnectingChannelTest {
             connections.forEach(Connection::closeQuietly);
         }
 
+        /**
+         * Closes the listener and waits for the accepting thread to leave {@code accept()} before dropping the
+         * connections. Closing a listener that a thread is blocked on only signals that thread: the socket stays open
+         * in the kernel, completing handshakes, until the thread leaves the call, and its accept can still return a
+         * connection (a reconnect of the client this close is dropping, on a loaded host). Once the thread is gone, the
+         * port refuses.
+         */
         @Override
         public void close() throws IOException {
             listener.close();
+            try {
+                acceptor.join(TimeUnit.SECONDS.toMillis(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            assertThat(acceptor.isAlive())
+                    .as("the fake server's accepting thread left accept()")
+                    .isFalse();
             dropConnections();
         }
     }
