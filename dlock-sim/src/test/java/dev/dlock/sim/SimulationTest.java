@@ -161,7 +161,8 @@ final class SimulationTest {
                 "holders-expiry-lowered",
                 "lost-set-permits",
                 "redlock-partial-fence",
-                "replica-ack-skipped"
+                "replica-ack-skipped",
+                "redlock-minority-renewal"
             })
     void eachControl_isCaught_withinTwentySeeds(String control) {
         List<String> missed = new ArrayList<>();
@@ -178,6 +179,24 @@ final class SimulationTest {
             missed.add(Long.toString(seed));
         }
         throw new AssertionError(control + " was not caught in seeds " + missed);
+    }
+
+    /**
+     * A Redlock lease renewed on one master's word ({@code redlock-minority-renewal}) outlives a force-release that
+     * deleted its key on the two others: in a world whose network neither stalls nor loses anything, and whose masters
+     * keep their data, only the operator takes the key away, and the book's bound for a force-released Redlock hold
+     * (a lease after the deletion that left it short of a quorum) is what catches it.
+     */
+    @Test
+    void aRedlockLeaseRenewedPastAForceRelease_isCaughtByTheForceReleasesBound() {
+        Simulation.Result r = Simulation.run(SimConfig.parse("seed=2,steps=200000,wipeEvery=0,delay=1,spike=1,"
+                + "replyLoss=0,messageLoss=0,dropEvery=0,serverWipeEvery=0,promoteEvery=0,forceEvery=0,"
+                + "redlockForceEvery=5,control=redlock-minority-renewal"));
+        assertThat(r.violation())
+                .as(r.replay())
+                .contains("REDLOCK hold")
+                .contains("(Redlock force-release;")
+                .contains("past its bound");
     }
 
     /**

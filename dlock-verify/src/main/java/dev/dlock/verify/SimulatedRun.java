@@ -27,7 +27,7 @@ public record SimulatedRun(long firstSeed, long seeds, long steps, String contro
 
     static final String CONTROLS_TEXT =
             "cross-lock-grant, expired-handoff, holders-expiry-lowered, lost-set-permits, multi-lost-part,"
-                    + " redlock-partial-fence, replica-ack-skipped, stale-grant";
+                    + " redlock-minority-renewal, redlock-partial-fence, replica-ack-skipped, stale-grant";
     /**
      * The controls the simulation catches: every control of the client ({@code dlock.unsafe.control}); the torture
      * run's own ones (a checker turned off, a release without the owner check) are its scenarios.

@@ -56,8 +56,8 @@ final class SimulatedRunTest {
                         .toSimulatedRun())
                 .hasMessageContaining(
                         "--control must be one of cross-lock-grant, expired-handoff, holders-expiry-lowered,"
-                                + " lost-set-permits, multi-lost-part, redlock-partial-fence, replica-ack-skipped,"
-                                + " stale-grant");
+                                + " lost-set-permits, multi-lost-part, redlock-minority-renewal, redlock-partial-fence,"
+                                + " replica-ack-skipped, stale-grant");
         assertThat(VerifyMain.run(out, out, "--simulate", "--steps", "-1")).isEqualTo(2);
     }
 

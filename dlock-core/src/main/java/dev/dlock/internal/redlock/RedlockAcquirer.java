@@ -46,6 +46,7 @@ final class RedlockAcquirer {
 
     private final RedlockContext ctx;
     private final boolean partialFence;
+    private final boolean minorityRenewal;
 
     /**
      * Creates the acquirer of one client.
@@ -54,10 +55,13 @@ final class RedlockAcquirer {
      * @param partialFence true only for the negative control {@code redlock-partial-fence} (Controls):
      *     the write-back is accepted after one round once a quorum of nodes confirmed it, whichever nodes
      *     answered the acquire
+     * @param minorityRenewal true only for the negative control {@code redlock-minority-renewal}
+     *     (Controls): the leases it makes renew on any one node's confirmation
      */
-    RedlockAcquirer(RedlockContext ctx, boolean partialFence) {
+    RedlockAcquirer(RedlockContext ctx, boolean partialFence, boolean minorityRenewal) {
         this.ctx = ctx;
         this.partialFence = partialFence;
+        this.minorityRenewal = minorityRenewal;
     }
 
     /**
@@ -209,7 +213,9 @@ final class RedlockAcquirer {
                         && Validity.hasMargin(sent, leaseMillis, ctx.ticker().nanos())) {
                     long deadline = Validity.deadlineFrom(sent, leaseMillis);
                     return new Outcome(
-                            new RedlockLease(ctx, name, keys, owner, issued, leaseMillis, renewed, deadline), 0);
+                            new RedlockLease(
+                                    ctx, name, keys, owner, issued, leaseMillis, renewed, deadline, minorityRenewal),
+                            0);
                 }
                 releaseEverywhere(keys, owner);
                 if (missing != null) {

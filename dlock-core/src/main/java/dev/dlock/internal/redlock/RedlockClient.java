@@ -70,7 +70,7 @@ public final class RedlockClient implements LockClient {
                     Controls.PROPERTY,
                     System.getProperty(Controls.PROPERTY));
         }
-        this.acquirer = new RedlockAcquirer(ctx, controls.redlockPartialFence());
+        this.acquirer = new RedlockAcquirer(ctx, controls.redlockPartialFence(), controls.redlockMinorityRenewal());
         this.keyPrefix = options.keyPrefix();
         this.maxNameLength = options.maxNameLength();
         this.admin = new RedlockAdmin(ctx, keyPrefix, maxNameLength);

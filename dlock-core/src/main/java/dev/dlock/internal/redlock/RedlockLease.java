@@ -41,6 +41,9 @@ final class RedlockLease implements ThreadHolds.Reentrant, CallerChecked {
     private final long token;
     private final long leaseMillis;
     private final boolean renewed;
+    /** The confirmations a watchdog renewal needs: a quorum (1 under redlock-minority-renewal). */
+    private final int renewQuorum;
+
     private final LeaseState state;
     private volatile long deadline;
 
@@ -52,8 +55,10 @@ final class RedlockLease implements ThreadHolds.Reentrant, CallerChecked {
             long token,
             long leaseMillis,
             boolean renewed,
-            long deadline) {
+            long deadline,
+            boolean minorityRenewal) {
         this.ctx = ctx;
+        this.renewQuorum = minorityRenewal ? 1 : ctx.quorum(); // 1: the negative control redlock-minority-renewal
         this.name = name;
         this.lockKey = RedlockScripts.lockKey(keys);
         this.owner = owner;
@@ -140,12 +145,12 @@ final class RedlockLease implements ThreadHolds.Reentrant, CallerChecked {
         long sent = ctx.ticker().nanos();
         String[] args = {owner, Long.toString(leaseMillis)};
         return ctx.nodes()
-                .fanOut(RedlockScripts.RENEW, lockKey, args, r -> count(r, 1L) >= ctx.quorum())
+                .fanOut(RedlockScripts.RENEW, lockKey, args, r -> count(r, 1L) >= renewQuorum)
                 .thenAccept(round -> {
                     int confirmed = count(round, 1L);
                     int refused = count(round, 0L);
                     long next = Validity.deadlineFrom(sent, leaseMillis);
-                    if (confirmed >= ctx.quorum() && next - ctx.ticker().nanos() > 0 && state.isHeld()) {
+                    if (confirmed >= renewQuorum && next - ctx.ticker().nanos() > 0 && state.isHeld()) {
                         if (next - deadline > 0) {
                             deadline = next;
                         }

@@ -69,6 +69,13 @@ public record Controls(Set<Control> on) {
          */
         REDLOCK_PARTIAL_FENCE,
         /**
+         * {@code redlock-minority-renewal}: a Redlock watchdog renewal moves the lease's deadline once any
+         * one node confirms it, not a quorum, so a lease lives on after a force-release or the nodes'
+         * data loss took the lock from all but one of its nodes, and another owner can take it on a
+         * quorum meanwhile.
+         */
+        REDLOCK_MINORITY_RENEWAL,
+        /**
          * {@code replica-ack-skipped}: a client built with {@code replicaAcks(n)} runs its granting writes
          * (acquires, hand-off re-takes, relays, renewals) without their {@code WAIT} and counts each as
          * acknowledged by {@code n} replicas, so a grant the replica never received counts, and a failover
@@ -133,6 +140,10 @@ public record Controls(Set<Control> on) {
 
     public boolean redlockPartialFence() {
         return has(Control.REDLOCK_PARTIAL_FENCE);
+    }
+
+    public boolean redlockMinorityRenewal() {
+        return has(Control.REDLOCK_MINORITY_RENEWAL);
     }
 
     public boolean any() {
