@@ -264,6 +264,19 @@ final class HoldBookTest {
     }
 
     /**
+     * The replica is promoted at {@code nowMs}: the book learns what it lacked, and {@code server} comes back with its
+     * data. Returns, per name, the tokens the promotion took away.
+     */
+    private static java.util.Map<String, java.util.Set<Long>> promote(
+            HoldBook book, SimRedis server, SimRedis replica, long nowMs) {
+        java.util.Map<String, java.util.Set<Long>> lost = Promotions.lostRecords(server, replica);
+        book.promoted(nowMs, lost);
+        server.restartWith(replica);
+        book.promotedServerBack(nowMs, nowMs);
+        return lost;
+    }
+
+    /**
      * A promotion took caller {@code holder}'s hold of {@code m} (token 1000) away: the replica had not applied it;
      * another caller took {@code m} on the new master. Returns the book at the promotion's instant {@code now[0]}.
      */
@@ -275,11 +288,7 @@ final class HoldBookTest {
         promoted.taken(old);
         assertThat(promoted.check(now[0])).isNull();
         SimRedis replica = new SimRedis(() -> now[0]);
-        java.util.Map<String, java.util.Set<Long>> lost = Promotions.lostRecords(server, replica);
-        assertThat(lost.get("m")).contains(1000L);
-        promoted.promoted(now[0], lost);
-        server.restartWith(replica);
-        promoted.promotedServerBack(now[0], now[0]);
+        assertThat(promote(promoted, server, replica, now[0]).get("m")).contains(1000L);
         long fresh = (now[0] + 100) * 1000;
         server.call("HSET", "dlock:{m}", "owner", "c:lease-3", "token", Long.toString(fresh));
         assertThat(promoted.taken(new Hold(Kind.MUTEX, "m", fresh, validUntil(now, now[0] + 1000), 3)))
@@ -318,11 +327,7 @@ final class HoldBookTest {
         Hold lost = new Hold(Kind.PERMIT, "s", 1000, validUntil(now, NOW + 5000), 1);
         assertThat(promoted.taken(lost)).isNull();
         SimRedis replica = new SimRedis(() -> now[0]);
-        java.util.Map<String, java.util.Set<Long>> records = Promotions.lostRecords(server, replica);
-        assertThat(records.get("s")).containsExactly(1000L);
-        promoted.promoted(now[0], records);
-        server.restartWith(replica);
-        promoted.promotedServerBack(now[0], now[0]);
+        assertThat(promote(promoted, server, replica, now[0]).get("s")).containsExactly(1000L);
         now[0] = NOW + 100;
         promoted.setPermitsStarted("s");
         promoted.setPermitsDone("s", 1, now[0]);
@@ -356,11 +361,7 @@ final class HoldBookTest {
         long[] until = {NOW + 1000};
         Hold held = new Hold(Kind.MUTEX, "m", 5000, validUntil(now, until), 1);
         assertThat(promoted.taken(held)).isNull();
-        java.util.Map<String, java.util.Set<Long>> records = Promotions.lostRecords(server, replica);
-        assertThat(records.get("m")).contains(5000L);
-        promoted.promoted(now[0], records);
-        server.restartWith(replica);
-        promoted.promotedServerBack(now[0], now[0]);
+        assertThat(promote(promoted, server, replica, now[0]).get("m")).contains(5000L);
         until[0] = NOW + 3000; // renewed on the new master: its record names the holder's owner id
         now[0] = NOW + 1000 + 3;
         assertThat(promoted.check(now[0]))
@@ -399,11 +400,7 @@ final class HoldBookTest {
         long[] until = {NOW + 1500};
         Hold hold = new Hold(Kind.MUTEX, "m", 1000, validUntil(now, until), 1);
         promoted.taken(hold);
-        java.util.Map<String, java.util.Set<Long>> lost = Promotions.lostRecords(server, replica);
-        assertThat(lost.get("m")).contains(1000L);
-        promoted.promoted(now[0], lost);
-        server.restartWith(replica);
-        promoted.promotedServerBack(now[0], now[0]);
+        assertThat(promote(promoted, server, replica, now[0]).get("m")).contains(1000L);
         now[0] = NOW + 600;
         server.call("PEXPIRE", "dlock:{m}", "1000"); // renewed on the new master
         until[0] = NOW + 1600;
