@@ -440,9 +440,14 @@ final class HoldBook {
                         continue; // taken away on the server: its holder has not learned it yet, within its bound
                     }
                     String server = servers.missing(h, nowMs);
-                    if (server != null && !(promotedAt(h) >= 0 && servers.heldForOwner(h))) {
+                    if (server != null) {
                         long promotion = promotedAt(h);
-                        if (promotion >= 0) { // a promotion took it away: not kept without replicaAcks
+                        if (promotion < 0) {
+                            return "caller " + h.caller() + " believes its " + h.kind() + " hold of " + h.name()
+                                    + " (token " + h.token() + ") valid for "
+                                    + h.lease().remaining().toMillis() + " ms more, but " + server;
+                        }
+                        if (!servers.heldForOwner(h)) { // a promotion took it away: not kept without replicaAcks
                             exempted.put(h, "promotion");
                             String late = lateLoss(h, promotion, nowMs, "promotion");
                             if (late != null) {
@@ -450,9 +455,7 @@ final class HoldBook {
                             }
                             continue;
                         }
-                        return "caller " + h.caller() + " believes its " + h.kind() + " hold of " + h.name()
-                                + " (token " + h.token() + ") valid for "
-                                + h.lease().remaining().toMillis() + " ms more, but " + server;
+                        // else held for its owner by an older record the promotion brought back: valid, exclusive
                     }
                     valid++;
                     if (!h.kind().shared()) {

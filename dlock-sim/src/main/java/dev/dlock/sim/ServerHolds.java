@@ -44,7 +44,7 @@ final class ServerHolds {
      * id its record names, if the record is the hold's.
      */
     void taken(Hold hold, long nowMs) {
-        if ((hold.kind() == Kind.MUTEX || hold.kind() == Kind.MULTI) && missing(hold, nowMs) == null) {
+        if (mutex(hold) && missing(hold, nowMs) == null) {
             mutexOwners.put(hold, String.valueOf(server.call("HGET", lockKey(hold), "owner")));
         }
     }
@@ -72,8 +72,17 @@ final class ServerHolds {
         mutexOwners.remove(hold);
     }
 
+    /** Whether {@code hold} is a mutex's: a multi-lock's part is its name's mutex. */
+    private static boolean mutex(Hold hold) {
+        return hold.kind() == Kind.MUTEX || hold.kind() == Kind.MULTI;
+    }
+
     private static String lockKey(Hold hold) {
         return "dlock:{" + hold.name() + "}";
+    }
+
+    private static String holdersKey(Hold hold) {
+        return lockKey(hold) + ":holds";
     }
 
     /**
@@ -85,7 +94,7 @@ final class ServerHolds {
         if (h.kind() == Kind.REDLOCK) {
             return redlockMissing(h);
         }
-        if (h.kind() == Kind.MUTEX || h.kind() == Kind.MULTI) { // a multi-lock's part is its name's mutex
+        if (mutex(h)) {
             // A pass within a client (pass.lua) writes the first token of a block and reserves the rest for the
             // client's own relays, made without a round trip: a hold relayed so has a later token of that block.
             Object lock = server.call("HGET", lockKey(h), "token");
@@ -94,7 +103,7 @@ final class ServerHolds {
                     ? null
                     : "the server's lock has token " + lock;
         }
-        Object all = server.call("HGETALL", "dlock:{" + h.name() + "}:holds");
+        Object all = server.call("HGETALL", holdersKey(h));
         List<?> fields = all instanceof List<?> l ? l : List.of();
         for (int i = 1; i < fields.size(); i += 2) {
             String[] entry = fields.get(i).toString().split(" ");
@@ -104,7 +113,7 @@ final class ServerHolds {
                     return "the server's holder entry expired at " + entry[2] + " (now " + nowMs + ")";
                 }
                 // the hash must outlive every entry in it, or the entry goes before its lease ends
-                long ttl = (Long) server.call("PTTL", "dlock:{" + h.name() + "}:holds");
+                long ttl = (Long) server.call("PTTL", holdersKey(h));
                 return ttl < 0 || nowMs + ttl >= expiry
                         ? null
                         : "the server's holders' hash expires at " + (nowMs + ttl) + ", before the holder's entry ("
